@@ -1,0 +1,108 @@
+// swift-tools-version: 6.2
+import PackageDescription
+
+let package = Package(
+    name: "Logbook",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "logbookd", targets: ["logbookd"]),
+        .executable(name: "logbook", targets: ["logbook"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+    ],
+    targets: [
+        // C libraries, each behind a system-library module with a prefixed shim header.
+        .systemLibrary(
+            name: "CLogbookGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
+        .systemLibrary(
+            name: "CLogbookSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+
+        // Pure core: no C, no I/O.
+        .target(name: "LogbookCore"),
+
+        .target(
+            name: "LogbookJournal",
+            dependencies: [
+                "LogbookCore",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "SystemPackage", package: "swift-system"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+
+        // Adapters: the only modules that import C.
+        .target(
+            name: "LogbookGPSD",
+            dependencies: ["CLogbookGPS", "LogbookCore", .product(name: "Logging", package: "swift-log")]),
+        .target(
+            name: "LogbookSystemd",
+            dependencies: ["CLogbookSystemd", "LogbookCore", .product(name: "Logging", package: "swift-log")]),
+
+        .target(
+            name: "LogbookDaemon",
+            dependencies: [
+                "LogbookCore", "LogbookJournal", "LogbookGPSD", "LogbookSystemd",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "TOMLKit", package: "TOMLKit"),
+            ]),
+
+        .executableTarget(
+            name: "logbookd",
+            dependencies: [
+                "LogbookDaemon", "LogbookSystemd",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+        .executableTarget(
+            name: "logbook",
+            dependencies: [
+                "LogbookCore", "LogbookJournal", "LogbookDaemon",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+        // A journal writer the crash tests kill -9 mid-stream.
+        .executableTarget(
+            name: "logbook-crash-writer",
+            dependencies: ["LogbookCore", "LogbookJournal"]),
+        // Micro-benchmarks driven by bench/*.sh (figures printed, never asserted in tests).
+        .executableTarget(
+            name: "logbook-bench",
+            dependencies: ["LogbookCore", "LogbookJournal"]),
+
+        .target(
+            name: "LogbookTestSupport",
+            dependencies: ["LogbookCore"]),
+
+        .testTarget(name: "LogbookCoreTests", dependencies: ["LogbookCore", "LogbookTestSupport"]),
+        .testTarget(
+            name: "LogbookJournalTests",
+            dependencies: ["LogbookJournal", "LogbookCore", "LogbookTestSupport"]),
+        .testTarget(
+            name: "LogbookGPSDTests",
+            dependencies: ["LogbookGPSD", "LogbookCore", "LogbookTestSupport",
+                           .product(name: "Logging", package: "swift-log")]),
+        .testTarget(
+            name: "LogbookSystemdTests",
+            dependencies: ["LogbookSystemd", "LogbookTestSupport",
+                           .product(name: "Logging", package: "swift-log")]),
+        .testTarget(
+            name: "LogbookDaemonTests",
+            dependencies: ["LogbookDaemon", "LogbookCore", "LogbookTestSupport",
+                           .product(name: "Logging", package: "swift-log"),
+                           .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]),
+    ],
+    swiftLanguageModes: [.v6]
+)
+
+for target in package.targets where target.type != .system {
+    var settings = target.swiftSettings ?? []
+    settings.append(.enableUpcomingFeature("ExistentialAny"))
+    settings.append(.enableUpcomingFeature("MemberImportVisibility"))
+    settings.append(.enableUpcomingFeature("InternalImportsByDefault"))
+    target.swiftSettings = settings
+}
