@@ -15,7 +15,7 @@ internal import Synchronization
 /// drops data for a slow reader, so nothing here ever waits on disk.
 public final class GPSDSource: Sendable {
     /// Longest pause between reconnect attempts: a gpsd restart is survived within it.
-    public static let maximumBackoff: Duration = .seconds(2)
+    public static let maximumBackoff: Duration = .seconds(1)
 
     public let endpoint: GPSDEndpoint
     private let logger: Logger
