@@ -54,13 +54,13 @@ extension TripEngine {
         trip = open
     }
 
-    /// Decimation: at most one point per `minPointInterval` of GPS time (10 % slack for
+    /// Decimation: at most one point per `minPointInterval` of GPS time (5 % slack for
     /// receivers whose epochs wobble) and, if set, only after `minPointDistance`.
     func shouldRecord(_ point: TripPoint, after last: TripPoint?) -> Bool {
         guard let last else { return true }
         let dt = point.time.seconds(since: last.time)
         // A negative dt means the filter resynced after a clock jump: record.
-        if dt >= 0, dt < configuration.minPointInterval * 0.9 { return false }
+        if dt >= 0, dt < configuration.minPointInterval * 0.95 { return false }
         if configuration.minPointDistance > 0, Geodesy.distance(last, point) < configuration.minPointDistance {
             return false
         }
