@@ -94,14 +94,13 @@ extension TripEngine {
     }
 
     /// Ends (or, for the merge window, parks) a motion trip that has stood still long enough.
-    /// Without fixes the stop counts only if the vehicle was slow at its last fix, so a
-    /// tunnel at speed is a gap, not a stop.
+    /// The stop counts only if the vehicle was slow (or jitter) at its last fix, so losing
+    /// the fix at speed (a tunnel) is a gap, not a stop.
     mutating func checkMotionStop(_ now: MonotonicInstant, _ out: inout [TripDecision]) {
         guard var open = trip, open.closing == nil, motionCanStop(open), let anchor = open.stopAnchor,
             now.seconds(since: anchor.instant) >= configuration.motionStopDuration
         else { return }
-        let fixSinceAnchor = (open.lastFixInstant ?? anchor.instant) > anchor.instant
-        guard fixSinceAnchor || open.lastFixSlow else { return }
+        guard open.lastFixSlow else { return }
         let hold = max(configuration.motionStopDuration, configuration.shortStopMergeDuration)
         let deadline = anchor.instant.advanced(bySeconds: hold)
         if now >= deadline {
