@@ -14,7 +14,7 @@ public enum NMEAReader {
         var pending: Fix?
         var pendingEpoch = ""
         var date: (d: Int, m: Int, y: Int)?
-        for rawLine in text.split(whereSeparator: { $0 == "\n" || $0 == "\r" }) {
+        for rawLine in text.split(whereSeparator: \.isNewline) {  // "\r\n" is one Character
             guard let fields = verifiedFields(Substring(rawLine)), fields.count > 6 else { continue }
             let type = fields[0].suffix(3)
             guard type == "RMC" || type == "GGA" else { continue }
