@@ -90,9 +90,6 @@ public struct TripEngine: Sendable {
         return trip.closing == nil ? .recording : .closing
     }
 
-    /// The open trip's vehicle id, if a trip is open.
-    public var activeVehicle: String?? { trip.map { $0.vehicle } }
-
     /// Handles one event that happened at `now` and returns what to do, in order.
     public mutating func handle(_ event: TripEvent, at now: MonotonicInstant) -> [TripDecision] {
         var out: [TripDecision] = []
