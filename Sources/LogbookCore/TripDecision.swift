@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /// An output of the ``TripEngine``: something the daemon must carry out, in order.
-public enum TripDecision: Sendable, Hashable {
+public enum TripDecision: Sendable, Hashable, Codable {
     /// Open a new trip (the journal assigns its id).
     case start(TripStartInfo)
     /// Append this point to the open trip.
@@ -15,7 +15,7 @@ public enum TripDecision: Sendable, Hashable {
 }
 
 /// How a trip started.
-public struct TripStartInfo: Sendable, Hashable {
+public struct TripStartInfo: Sendable, Hashable, Codable {
     /// The vehicle of the source that started the trip (or the configured default).
     public var vehicle: String?
     /// Why it started.
@@ -37,7 +37,7 @@ public struct TripStartInfo: Sendable, Hashable {
 }
 
 /// How a trip ended.
-public struct TripEndInfo: Sendable, Hashable {
+public struct TripEndInfo: Sendable, Hashable, Codable {
     /// Why it ended.
     public var reason: TripReason
     /// The trip's final figures (`active == false`).
@@ -55,7 +55,7 @@ public struct TripEndInfo: Sendable, Hashable {
 }
 
 /// A stretch of the open trip without any accepted fix.
-public struct TripGap: Sendable, Hashable {
+public struct TripGap: Sendable, Hashable, Codable {
     /// GPS time of the last fix before the gap.
     public var from: GPSTime
     /// GPS time of the first fix after it.

@@ -11,7 +11,8 @@ extension TripEngine {
         if trip != nil {
             recordTripFix(fix, moved: moved, step: step, now, &out)
             trackMotionStop(fix, moved: moved, now, &out)
-            return
+            // A held stop resumed too far away ended the trip: this fix may begin the next.
+            if trip != nil || !configuration.motionEnabled || manualHold { return }
         }
         if let pending = restartPending {
             startTrip(pending.reason, vehicle: pending.vehicle, at: now, gpsTime: fix.time, manual: false, held: true, &out)

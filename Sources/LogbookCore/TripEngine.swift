@@ -15,7 +15,10 @@ public enum TripPhase: String, Sendable, Hashable, Codable {
 /// Feed it every event with the monotonic instant it happened (``handle(_:at:)``); timers
 /// fire on whichever event comes next, so the daemon also sends ``TripEvent/tick`` (e.g.
 /// every second, or at ``nextDeadline``). Fixes are raw: the engine runs its own
-/// ``FixFilter``, whose ``filterCounters`` give the live state's `gps.fixes`/`gps.rejected`.
+/// ``FixFilter`` (so filtering and trip logic can never disagree about which fixes count),
+/// whose ``filterCounters`` give the live state's `gps.fixes`/`gps.rejected`. The engine
+/// assigns no trip ids (the journal does) and never drops an ended trip: a too-short one is
+/// ended with `discarded: true`.
 ///
 /// ## Precedence of sources
 /// 1. **Manual** (``TripCommand``, or a `manual` signal) beats everything. A manual start opens
@@ -38,6 +41,9 @@ public enum TripPhase: String, Sendable, Hashable, Codable {
 /// 4. **Motion** (only with ``TripEngineConfiguration/motionEnabled``) starts trips only when
 ///    idle and not held, and ends only trips no source holds. A `motion` signal switching on
 ///    starts a trip at once like a source; switching off is ignored (fixes decide the stop).
+///    Short-stop merge applies to motion stops only: a power source going off is an explicit
+///    "parked", so such trips end after the grace (raise the grace to bridge longer
+///    ignition-off stops).
 /// 5. **Shutdown** ends any trip at once: with the pending reason and instant if it was
 ///    closing, else reason `shutdown`. **Gap**: an open trip with no accepted fix and no
 ///    signal for ``TripEngineConfiguration/maxNoDataDuration`` ends with reason `gap`,
@@ -143,7 +149,9 @@ public struct TripEngine: Sendable {
         if now.seconds(since: trip.lastData) >= c.maxNoDataDuration {
             let vehicle = trip.vehicle
             endTrip(.gap, effectiveEnd: trip.lastData, endTime: trip.stats.lastFixTime, &out)
-            if let source = activeSources.first(where: { compatible($0.value, vehicle) }) {
+            // Deterministic pick when several sources are still on: the smallest reason string.
+            let stillOn = activeSources.filter { compatible($0.value, vehicle) }
+            if let source = stillOn.min(by: { $0.key.reason.rawValue < $1.key.reason.rawValue }) {
                 restartPending = (source.key.reason, source.value ?? vehicle)
             }
             return

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /// An input to the ``TripEngine``. Each is handed over with the monotonic instant it happened.
-public enum TripEvent: Sendable, Hashable {
+public enum TripEvent: Sendable, Hashable, Codable {
     /// A raw fix from the GPS source; the engine runs its own ``FixFilter`` on it.
     case fix(Fix)
     /// A vehicle signal source switched on or off.
@@ -12,7 +12,7 @@ public enum TripEvent: Sendable, Hashable {
 }
 
 /// Commands to the ``TripEngine``.
-public enum TripCommand: Sendable, Hashable {
+public enum TripCommand: Sendable, Hashable, Codable {
     /// Start a trip now (for `vehicle`, or the configured default), reason `manual`.
     case start(vehicle: String?)
     /// Stop the trip now, reason `manual`; automatic starts are held off (see ``TripEngine``).

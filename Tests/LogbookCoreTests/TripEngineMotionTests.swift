@@ -140,6 +140,8 @@ struct TripEngineMotionTests {
         track.move(north: 500)
         h.feed(track.park(seconds: 1))
         #expect(h.ends.map(\.reason) == [.motion])
+        h.feed(track.drive(seconds: 20, speed: 15))
+        #expect(h.starts.count == 2, "driving on from the new place is the next trip")
     }
 
     @Test func powerSourceBeatsMotionStopAndAdoptsTheTrip() throws {
