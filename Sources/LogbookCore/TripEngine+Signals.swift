@@ -47,16 +47,7 @@ extension TripEngine {
             candidate = nil
             restartPending = nil
         case .shutdown:
-            if let open = trip {
-                switch open.closing {
-                case .powerOff(let reason, let since, _, let endTime)?:
-                    endTrip(reason, effectiveEnd: since, endTime: endTime, &out)
-                case .parked(let anchor, _)?:
-                    endTrip(.motion, effectiveEnd: anchor.instant, endTime: anchor.fix.time, &out)
-                case nil:
-                    endTrip(.shutdown, effectiveEnd: now, endTime: lastFix?.time, &out)
-                }
-            }
+            if trip != nil { endTripOrPending(.shutdown, now, &out) }
             activeSources = [:]
             candidate = nil
             restartPending = nil
@@ -83,11 +74,7 @@ extension TripEngine {
         }
         guard compatible(vehicle, open.vehicle) else {
             // Another vehicle is being used: close this one's trip, open one for it.
-            if case .powerOff(let reason, let since, _, let endTime)? = open.closing {
-                endTrip(reason, effectiveEnd: since, endTime: endTime, &out)
-            } else {
-                endTrip(key.reason, effectiveEnd: now, endTime: lastFix?.time, &out)
-            }
+            endTripOrPending(key.reason, now, &out)
             startNow(key.reason, vehicle: vehicle, manual: false, held: true, now, &out)
             return
         }
@@ -113,5 +100,18 @@ extension TripEngine {
             endTime: lastFix?.time)
         trip = open
         fireTimers(now, &out)  // a zero grace ends at once
+    }
+
+    /// Ends the open trip now with `reason` — or, if it was already closing, with the pending
+    /// end's reason and instant (the power went off / the vehicle stopped before this).
+    private mutating func endTripOrPending(_ reason: TripReason, _ now: MonotonicInstant, _ out: inout [TripDecision]) {
+        switch trip?.closing {
+        case .powerOff(let pending, let since, _, let endTime)?:
+            endTrip(pending, effectiveEnd: since, endTime: endTime, &out)
+        case .parked(let anchor, _)?:
+            endTrip(.motion, effectiveEnd: anchor.instant, endTime: anchor.fix.time, &out)
+        case nil:
+            endTrip(reason, effectiveEnd: now, endTime: lastFix?.time, &out)
+        }
     }
 }

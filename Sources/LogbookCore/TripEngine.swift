@@ -25,8 +25,8 @@ public enum TripPhase: String, Sendable, Hashable, Codable {
 ///    a trip (or takes over the open one) that only a manual stop, shutdown or a data gap
 ///    ends — no power-off, motion stop or other vehicle's source. A manual stop ends the trip
 ///    at once and holds off automatic starts until a manual start, a connection source
-///    switching on anew (an off→on edge; a source that stayed on does not count), or the
-///    vehicle having been parked (motion-stop rule) while held.
+///    switching on anew (an off→on edge; a source that stayed on does not count), or — in
+///    motion mode — the vehicle having been parked (motion-stop rule) while held.
 /// 2. **Connection sources** (power, gpio, bluetooth, device, service) beat motion. An on
 ///    edge starts a trip at once with the source's vehicle and reason. While any source
 ///    compatible with the trip's vehicle is on, motion never ends the trip. When the last one
@@ -36,8 +36,9 @@ public enum TripPhase: String, Sendable, Hashable, Codable {
 ///    motion is adopted by a source switching on (``TripDecision/adopted(vehicle:reason:)``,
 ///    vehicle set if it had none); from then on it ends like a source-started trip.
 /// 3. **Another vehicle**: a source of a different vehicle (both ids known and unequal)
-///    switching on while a non-manual trip is open ends that trip (with the pending reason if
-///    it was closing, else the new source's reason) and starts one for the new vehicle.
+///    switching on while a non-manual trip is open ends that trip (with the pending reason and
+///    instant if it was closing, else the new source's reason, now) and starts one for the
+///    new vehicle. The other vehicle's sources stay on record but no longer hold anything.
 /// 4. **Motion** (only with ``TripEngineConfiguration/motionEnabled``) starts trips only when
 ///    idle and not held, and ends only trips no source holds. A `motion` signal switching on
 ///    starts a trip at once like a source; switching off is ignored (fixes decide the stop).

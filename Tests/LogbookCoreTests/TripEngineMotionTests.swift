@@ -144,6 +144,20 @@ struct TripEngineMotionTests {
         #expect(h.starts.count == 2, "driving on from the new place is the next trip")
     }
 
+    @Test func shutdownDuringAHeldStopEndsWhereTheVehicleStopped() throws {
+        var config = Self.motion
+        config.motionStopDuration = 120
+        var h = TripEngineHarness(configuration: config)
+        var track = TrackBuilder()
+        h.feed(track.drive(seconds: 120, speed: 15))
+        h.feed(track.park(seconds: 150))
+        #expect(h.engine.phase == .closing)
+        h.command(.shutdown)
+        let end = try #require(h.ends.only)
+        #expect(end.reason == .motion, "the vehicle had stopped before the shutdown")
+        #expect(end.summary.durationSeconds < 125)
+    }
+
     @Test func powerSourceBeatsMotionStopAndAdoptsTheTrip() throws {
         var config = Self.motion
         config.defaultVehicle = nil
