@@ -26,10 +26,13 @@ struct PipelineService: Service {
             if stall.isOn { await stallForever() }
             state.pipelineTurned()
             switch event {
-            case .gps(let e): handle(e)
-            case .tick: break
+            case .gps(let e):
+                handle(e)
+                // Connection changes are news at once; fix details wait for the tick.
+                if case .fix = e {} else { status.set(Self.describe(state.snapshot.gps, gpsd: gpsd)) }
+            case .tick:
+                status.set(Self.describe(state.snapshot.gps, gpsd: gpsd))
             }
-            status.set(Self.describe(state.snapshot.gps, gpsd: gpsd))
         }
         state.update { $0.gps.connected = false }
         logger.info("pipeline stopped")

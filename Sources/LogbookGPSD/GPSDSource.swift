@@ -122,8 +122,8 @@ public final class GPSDSource: Sendable {
     ) -> String {
         while !stopping {
             beat()
-            // 0.5 s bounds how long a stop request waits for the thread.
-            guard gps_waiting(gps, 500_000) else { continue }
+            // 0.25 s bounds how long a stop request waits for the thread.
+            guard gps_waiting(gps, 250_000) else { continue }
             let n = cgps_read(gps, message, Int32(Self.messageCapacity))
             if n < 0 { return "gpsd closed the connection" }
             if n == 0 || cgps_message_is_tpv(message) == 0 { continue }

@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: MIT
 import Foundation
 
-/// A `NOTIFY_SOCKET` datagram socket like systemd's: collects what `sd_notify` sends.
+/// A `NOTIFY_SOCKET` datagram socket like systemd's: a thread drains it at once, as the
+/// service manager does, and keeps every message.
 public final class NotifySocketListener: @unchecked Sendable {
-    // @unchecked: the fd is only read under `lock`.
+    // @unchecked: `received` and `open` are only touched under `lock`.
     public let path: String
     private let fd: Int32
     private let lock = NSLock()
     private var received: [String] = []
+    private var open = true
 
     public init(path: String) throws {
         self.path = path
@@ -22,25 +24,33 @@ public final class NotifySocketListener: @unchecked Sendable {
         let rc = withUnsafePointer(to: &addr) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
-        guard rc == 0 else { close(fd); throw POSIXError(.EADDRINUSE) }
+        guard rc == 0 else { Glibc.close(fd); throw POSIXError(.EADDRINUSE) }
         var tv = timeval(tv_sec: 0, tv_usec: 100_000)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+        let thread = Thread { [self] in drain() }
+        thread.start()
     }
 
-    deinit { close(fd); unlink(path) }
-
-    /// Drains the socket and returns every message received so far, one per datagram.
-    public func messages() -> [String] {
-        lock.lock()
-        defer { lock.unlock() }
+    private func drain() {
         var buf = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let n = recv(fd, &buf, buf.count, Int32(MSG_DONTWAIT))
-            if n <= 0 { break }
-            received.append(String(decoding: buf[0..<n], as: UTF8.self))
+        while lock.withLock({ open }) {
+            let n = recv(fd, &buf, buf.count, 0)
+            if n > 0 {
+                let text = String(decoding: buf[0..<n], as: UTF8.self)
+                lock.withLock { received.append(text) }
+            }
         }
-        return received
+        Glibc.close(fd)
     }
+
+    deinit { unlink(path) }
+
+
+    /// Stops the drain thread (it closes the socket).
+    public func stop() { lock.withLock { open = false } }
+
+    /// Every message received so far, one per datagram.
+    public func messages() -> [String] { lock.withLock { received } }
 
     /// Waits until a message containing `text` arrives; returns whether it did.
     public func waitFor(_ text: String, timeout: Duration = .seconds(10)) async -> Bool {
