@@ -148,7 +148,7 @@ final class JournalCore {
             try fs.allocate(fd, size: segmentSize)
             let header = SegmentHeader(
                 bootID: bootID, monotonicNanoseconds: clock(), previousHead: durable.head,
-                previousLastSequence: durable.lastSequence, nextTripID: durable.nextTripID,
+                previousLastSequence: durable.lastSequence, previousSealed: !segmentFailed, nextTripID: durable.nextTripID,
                 publicKey: Array(key.publicKey.rawRepresentation),
                 openTrips: durable.openTrips.values.sorted { $0.id < $1.id })
             let payload = RecordCodec.encode(.header(header), sequence: name.firstSequence)

@@ -54,6 +54,9 @@ struct SegmentHeader: Sendable, Hashable {
     var previousHead: [UInt8]
     /// Last sequence of the predecessor that counts (records beyond it there are ignored).
     var previousLastSequence: UInt64
+    /// False only when the predecessor was abandoned after a write or fdatasync error: it may
+    /// then end in a torn record, and records after `previousLastSequence` there are void.
+    var previousSealed: Bool
     var nextTripID: UInt64
     var publicKey: [UInt8]
     var openTrips: [OpenTrip]

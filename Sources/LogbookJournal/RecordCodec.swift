@@ -18,6 +18,7 @@ enum RecordCodec {
             w.u64(h.monotonicNanoseconds)
             w.raw(h.previousHead)
             w.u64(h.previousLastSequence)
+            w.bool(h.previousSealed)
             w.u64(h.nextTripID)
             w.raw(h.publicKey)
             w.u16(UInt16(min(h.openTrips.count, Int(UInt16.max))))
@@ -87,13 +88,14 @@ enum RecordCodec {
             let mono = try r.u64()
             let head = try r.raw(32)
             let prevLast = try r.u64()
+            let prevSealed = try r.bool()
             let nextTrip = try r.u64()
             let key = try r.raw(32)
             let n = Int(try r.u16())
             var trips: [OpenTrip] = []
             for _ in 0..<n { trips.append(try decodeOpenTrip(&r)) }
             record = .header(SegmentHeader(
-                bootID: boot, monotonicNanoseconds: mono, previousHead: head, previousLastSequence: prevLast,
+                bootID: boot, monotonicNanoseconds: mono, previousHead: head, previousLastSequence: prevLast, previousSealed: prevSealed,
                 nextTripID: nextTrip, publicKey: key, openTrips: trips))
         case .seal:
             record = .seal(recordCount: try r.u64())

@@ -81,7 +81,7 @@ struct SegmentContents: Sendable {
                         problem = "sequence \(seq) where \(c.lastSequence &+ 1) was expected"
                         return false
                     }
-                    if seq > stopAfter { return false }
+                    if seq &+ r.sequenceCount &- 1 > stopAfter { return false }
                     c.apply(r)
                     c.lastSequence = seq &+ r.sequenceCount &- 1
                     c.userRecords += 1
