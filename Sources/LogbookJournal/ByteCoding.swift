@@ -6,13 +6,9 @@ struct ByteWriter {
     init(capacity: Int = 64) { bytes.reserveCapacity(capacity) }
 
     mutating func u8(_ v: UInt8) { bytes.append(v) }
-    mutating func u16(_ v: UInt16) { bytes.append(UInt8(v & 0xFF)); bytes.append(UInt8(v >> 8)) }
-    mutating func u32(_ v: UInt32) {
-        for s in stride(from: 0, to: 32, by: 8) { bytes.append(UInt8(truncatingIfNeeded: v >> UInt32(s))) }
-    }
-    mutating func u64(_ v: UInt64) {
-        for s in stride(from: 0, to: 64, by: 8) { bytes.append(UInt8(truncatingIfNeeded: v >> UInt64(s))) }
-    }
+    mutating func u16(_ v: UInt16) { withUnsafeBytes(of: v.littleEndian) { bytes.append(contentsOf: $0) } }
+    mutating func u32(_ v: UInt32) { withUnsafeBytes(of: v.littleEndian) { bytes.append(contentsOf: $0) } }
+    mutating func u64(_ v: UInt64) { withUnsafeBytes(of: v.littleEndian) { bytes.append(contentsOf: $0) } }
     mutating func i32(_ v: Int32) { u32(UInt32(bitPattern: v)) }
     mutating func i64(_ v: Int64) { u64(UInt64(bitPattern: v)) }
     mutating func bool(_ v: Bool) { u8(v ? 1 : 0) }
@@ -61,21 +57,18 @@ struct ByteReader {
     }
 
     mutating func u8() throws -> UInt8 { bytes[try take(1)] }
+    // Bounds are checked by take(); loadUnaligned keeps debug builds (crash tests) fast.
     mutating func u16() throws -> UInt16 {
         let o = try take(2)
-        return UInt16(bytes[o]) | UInt16(bytes[o + 1]) << 8
+        return UInt16(littleEndian: bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: o, as: UInt16.self) })
     }
     mutating func u32() throws -> UInt32 {
         let o = try take(4)
-        var v: UInt32 = 0
-        for i in 0..<4 { v |= UInt32(bytes[o + i]) << UInt32(8 * i) }
-        return v
+        return UInt32(littleEndian: bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: o, as: UInt32.self) })
     }
     mutating func u64() throws -> UInt64 {
         let o = try take(8)
-        var v: UInt64 = 0
-        for i in 0..<8 { v |= UInt64(bytes[o + i]) << UInt64(8 * i) }
-        return v
+        return UInt64(littleEndian: bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: o, as: UInt64.self) })
     }
     mutating func i32() throws -> Int32 { Int32(bitPattern: try u32()) }
     mutating func i64() throws -> Int64 { Int64(bitPattern: try u64()) }

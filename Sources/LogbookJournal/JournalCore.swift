@@ -12,6 +12,8 @@ final class JournalCore {
     let key: Curve25519.Signing.PrivateKey
     let bootID: String
     let clock: () -> UInt64
+    /// Always 32 KiB on disk; tests shrink it to exercise fragmentation in small fixtures.
+    var blockSize = Framing.blockSize
 
     // Current segment (nil before open, after close, or after a failed write).
     var handle: Int32?
@@ -66,7 +68,7 @@ final class JournalCore {
         var payloads: [[UInt8]] = []
         payloads.reserveCapacity(records.count + 1)
         for (seq, r) in records { payloads.append(RecordCodec.encode(.user(r), sequence: seq)) }
-        let estimate = payloads.reduce(0) { $0 + $1.count + Framing.headerSize * (1 + $1.count / Framing.blockSize) } + 256
+        let estimate = payloads.reduce(0) { $0 + $1.count + Framing.headerSize * (1 + $1.count / (blockSize - Framing.headerSize)) } + 256
         if userRecordsInSegment > 0 && offset + estimate > segmentSize {
             try rotate()
         }
@@ -75,7 +77,7 @@ final class JournalCore {
             var pos = offset
             for ((seq, r), payload) in zip(records, payloads) {
                 guard seq == lastSequence &+ 1 else { throw JournalError.internalInconsistency("sequence \(seq) after \(lastSequence)") }
-                pos = Framing.frame(payload, at: pos, into: &out)
+                pos = Framing.frame(payload, at: pos, into: &out, blockSize: blockSize)
                 head = Chain.next(head, payload)
                 lastSequence = seq &+ r.sequenceCount &- 1
                 apply(r)
@@ -102,7 +104,7 @@ final class JournalCore {
             var out: [UInt8] = []
             var pos = appendCheckpoint(at: offset, into: &out)
             let payload = RecordCodec.encode(.seal(recordCount: userRecordsInSegment), sequence: lastSequence)
-            pos = Framing.frame(payload, at: pos, into: &out)
+            pos = Framing.frame(payload, at: pos, into: &out, blockSize: blockSize)
             head = Chain.next(head, payload)
             try fs.write(fd, out, at: offset)
             bytesWritten += out.count
@@ -153,7 +155,7 @@ final class JournalCore {
                 openTrips: durable.openTrips.values.sorted { $0.id < $1.id })
             let payload = RecordCodec.encode(.header(header), sequence: name.firstSequence)
             var out: [UInt8] = []
-            let pos = Framing.frame(payload, at: 0, into: &out)
+            let pos = Framing.frame(payload, at: 0, into: &out, blockSize: blockSize)
             try fs.write(fd, out, at: 0)
             bytesWritten += out.count
             try fs.sync(fd)
@@ -186,7 +188,7 @@ final class JournalCore {
         let payload = RecordCodec.encode(.checkpoint(cp), sequence: lastSequence)
         head = Chain.next(head, payload)
         checkpointsWritten += 1
-        return Framing.frame(payload, at: pos, into: &out)
+        return Framing.frame(payload, at: pos, into: &out, blockSize: blockSize)
     }
 
     /// What a checkpoint signs: domain-separated so the signature cannot be replayed elsewhere.

@@ -72,7 +72,7 @@ public struct JournalReader: Sendable {
     /// segment's records count up to the next header's `previousLastSequence`; a gap, a
     /// broken link or a bad record ends the walk.
     static func walk(
-        fs: any JournalFileSystem, directory: String, limit: UInt64, startingAt: SegmentName? = nil,
+        fs: any JournalFileSystem, directory: String, limit: UInt64, startingAt: SegmentName? = nil, blockSize: Int = Framing.blockSize,
         _ body: (SegmentName, UInt64, LogicalRecord) throws -> Bool
     ) throws {
         let names = SegmentName.segments(in: try fs.list(directory)).filter { n in startingAt.map { n >= $0 } ?? true }
@@ -87,10 +87,10 @@ public struct JournalReader: Sendable {
             if i + 1 < names.count {
                 let nb = try fs.read(directory + "/" + names[i + 1].fileName) ?? []
                 cached = (names[i + 1], nb)
-                nextHeader = header(of: nb)
+                nextHeader = header(of: nb, blockSize: blockSize)
             }
             let segmentLimit = min(limit, nextHeader?.previousLastSequence ?? UInt64.max)
-            let c = SegmentContents.parse(bytes, name: name, stopAfter: segmentLimit)
+            let c = SegmentContents.parse(bytes, name: name, stopAfter: segmentLimit, blockSize: blockSize)
             guard let header = c.header else { return }
             if let e = expected, header.previousLastSequence != e { return }
             for r in c.records where try !body(name, r.sequence, r.record) { return }
@@ -100,9 +100,9 @@ public struct JournalReader: Sendable {
         }
     }
 
-    static func header(of bytes: [UInt8]) -> SegmentHeader? {
+    static func header(of bytes: [UInt8], blockSize: Int = Framing.blockSize) -> SegmentHeader? {
         var h: SegmentHeader?
-        _ = Framing.scan(bytes, limit: 1) { found in
+        _ = Framing.scan(bytes, blockSize: blockSize, limit: 1) { found in
             if case .header(let hd)? = try? RecordCodec.decode(found.payload).record { h = hd }
             return false
         }

@@ -34,7 +34,7 @@ extension JournalCore {
         var sealedHead: [UInt8]?
         while let last = names.last {
             let bytes = try fs.read(path(last.fileName)) ?? []
-            let c = SegmentContents.parse(bytes, name: last)
+            let c = SegmentContents.parse(bytes, name: last, blockSize: blockSize)
             if c.header != nil {
                 report.scannedSegment = last.fileName
                 contents = c
@@ -82,7 +82,7 @@ extension JournalCore {
             .recovery(discardedBytes: UInt64(report.bytesDiscarded), brokenFile: report.brokenFile ?? "", bootID: bootID),
             sequence: lastSequence)
         var out: [UInt8] = []
-        let pos = Framing.frame(note, at: offset, into: &out)
+        let pos = Framing.frame(note, at: offset, into: &out, blockSize: blockSize)
         head = Chain.next(head, note)
         do {
             try fs.write(fd, out, at: offset)
@@ -127,7 +127,7 @@ extension JournalCore {
         defer { fs.close(fd) }
         var out: [UInt8] = []
         let seal = RecordCodec.encode(.seal(recordCount: UInt64(c.userRecords)), sequence: c.lastSequence)
-        let end = Framing.frame(seal, at: c.validEnd, into: &out)
+        let end = Framing.frame(seal, at: c.validEnd, into: &out, blockSize: blockSize)
         try fs.write(fd, out, at: c.validEnd)
         try fs.sync(fd)
         try fs.truncate(fd, size: end)

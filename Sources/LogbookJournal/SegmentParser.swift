@@ -45,10 +45,12 @@ struct SegmentContents: Sendable {
     var userRecords = 0
 
     /// Parses `bytes` as segment `name`. `stopAfter` limits the records taken (reader bound).
-    static func parse(_ bytes: [UInt8], name: SegmentName, stopAfter: UInt64 = UInt64.max) -> SegmentContents {
+    static func parse(
+        _ bytes: [UInt8], name: SegmentName, stopAfter: UInt64 = UInt64.max, blockSize: Int = Framing.blockSize
+    ) -> SegmentContents {
         var c = SegmentContents()
         var problem: String?
-        let (validEnd, stop) = Framing.scan(bytes) { found in
+        let (validEnd, stop) = Framing.scan(bytes, blockSize: blockSize) { found in
             let decoded: (sequence: UInt64, record: LogicalRecord)
             do { decoded = try RecordCodec.decode(found.payload) } catch {
                 problem = "undecodable record at \(found.start): \(error)"

@@ -59,15 +59,22 @@ public func verifyJournal(
     directory: String, publicKey: Curve25519.Signing.PublicKey?, from: UInt64 = 0,
     progress: ((Int, Int) -> Void)? = nil
 ) -> VerifyReport {
+    verifyJournal(fs: PosixFileSystem(), directory: directory, publicKey: publicKey, from: from, progress: progress)
+}
+
+/// The verifier on any file system (crash tests run it on a simulated disk).
+func verifyJournal(
+    fs: any JournalFileSystem, directory: String, publicKey: Curve25519.Signing.PublicKey?, from: UInt64 = 0,
+    blockSize: Int = Framing.blockSize, progress: ((Int, Int) -> Void)? = nil
+) -> VerifyReport {
     var report = VerifyReport()
     report.keyTrusted = publicKey != nil
-    let fs = PosixFileSystem()
     let names: [SegmentName]
     do { names = SegmentName.segments(in: try fs.list(directory)) } catch {
         report.problem = VerifyProblem(segment: directory, offset: 0, sequence: 0, message: "\(error)")
         return report
     }
-    let totalBytes = names.reduce(0) { $0 + fileSize(directory + "/" + $1.fileName) }
+    let totalBytes = progress == nil ? 0 : names.reduce(0) { $0 + fileSize(directory + "/" + $1.fileName) }
     var previous: (name: SegmentName, contents: SegmentContents, size: Int)?
     for (i, name) in names.enumerated() {
         func fail(_ segment: SegmentName, _ offset: Int, _ seq: UInt64, _ message: String) {
@@ -78,7 +85,7 @@ public func verifyJournal(
             fail(name, 0, report.lastSequence, "\(error)")
             return report
         }
-        let c = SegmentContents.parse(bytes, name: name)
+        let c = SegmentContents.parse(bytes, name: name, blockSize: blockSize)
         guard let header = c.header else {
             fail(name, 0, report.lastSequence, "no valid segment header (\(c.stop))")
             return report
@@ -165,4 +172,14 @@ private func endProblem(_ c: SegmentContents, size: Int) -> String? {
 private func fileSize(_ path: String) -> Int {
     var st = stat()
     return stat(path, &st) == 0 ? Int(st.st_size) : 0
+}
+
+/// ``verifyJournal(directory:publicKey:from:progress:)`` with the trusted key read from
+/// `<stateDirectory>/journal.pub` when present.
+public func verifyJournal(
+    directory: String, stateDirectory: String, from: UInt64 = 0, progress: ((Int, Int) -> Void)? = nil
+) -> VerifyReport {
+    verifyJournal(
+        directory: directory, publicKey: JournalKey.publicKey(stateDirectory: stateDirectory), from: from,
+        progress: progress)
 }

@@ -32,8 +32,15 @@ struct SplitMix64: RandomNumberGenerator {
     }
 }
 
-/// A deterministic point, already quantised as the journal stores it.
+/// A deterministic point, already quantised as the journal stores it (cached: debug builds
+/// are slow and the crash tests need hundreds of thousands).
 func testPoint(_ i: Int) -> TripPoint {
+    i < testPoints.count ? testPoints[i] : makeTestPoint(i)
+}
+
+let testPoints: [TripPoint] = (0..<20_000).map(makeTestPoint)
+
+private func makeTestPoint(_ i: Int) -> TripPoint {
     PointCodec.quantised(TripPoint(
         time: GPSTime(seconds: 1_790_000_000 + Int64(i)), latitude: 47.29 + Double(i) * 1e-4,
         longitude: 7.74 + Double(i) * 1e-4, speed: Double(i % 40), track: Double(i % 360),
