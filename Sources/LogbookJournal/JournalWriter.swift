@@ -56,6 +56,13 @@ public final class JournalWriter: Sendable {
     /// - Throws: ``JournalError/locked(directory:pid:)`` when another writer holds the lock,
     ///   I/O and key errors otherwise.
     public static func open(_ configuration: JournalConfiguration, logger: Logger) throws -> JournalWriter {
+        try open(configuration, logger: logger, fileSystem: PosixFileSystem())
+    }
+
+    /// ``open(_:logger:)`` on a given file system (tests inject I/O errors).
+    static func open(
+        _ configuration: JournalConfiguration, logger: Logger, fileSystem: any JournalFileSystem & Sendable
+    ) throws -> JournalWriter {
         try configuration.validate()
         mkdir(configuration.stateDirectory, 0o755)
         mkdir(configuration.directory, 0o755)
@@ -63,7 +70,7 @@ public final class JournalWriter: Sendable {
         do {
             let key = try JournalKey.loadOrCreate(stateDirectory: configuration.stateDirectory)
             let core = JournalCore(
-                fs: PosixFileSystem(), directory: configuration.directory, segmentSize: configuration.segmentSize,
+                fs: fileSystem, directory: configuration.directory, segmentSize: configuration.segmentSize,
                 key: key, bootID: bootID(), clock: Monotonic.now)
             let start = Monotonic.now()
             let report = try core.recover()

@@ -108,7 +108,8 @@ func verifyJournal(
                 }
             } else {
                 // Abandoned after an I/O error: it counts up to previousLastSequence.
-                let heads = pc.records.filter { $0.sequence <= header.previousLastSequence }.map(\.headBefore)
+                // The head after the last counted record is the next record's "head before".
+                let heads = pc.records.filter { $0.sequence <= header.previousLastSequence &+ 1 }.map(\.headBefore)
                     + (pc.lastSequence <= header.previousLastSequence ? [pc.head] : [])
                 guard pc.lastSequence >= header.previousLastSequence, heads.contains(header.previousHead) else {
                     fail(name, 0, header.previousLastSequence, "segment does not continue the previous one")
