@@ -6,21 +6,30 @@ extension JournalWriter {
     func run(_ core: JournalCore) {
         let interval = UInt64(nanoseconds(configuration.commitInterval))
         let checkpointEvery = UInt64(nanoseconds(configuration.checkpointInterval))
+        let maxBatchBytes = max(64 << 10, configuration.segmentSize / 4)
         while true {
             let (batch, checkpoint, closing) = state.wait(
                 until: { $0.lastCommit &+ interval },
                 ready: { $0.commitNow || $0.closing },
                 then: { s -> ([(UInt64, JournalRecord)], Bool, Bool) in
                     let now = Monotonic.now()
-                    let batch = s.pending
-                    s.pending = []
-                    s.pendingBytes = 0
-                    s.commitNow = false
+                    // Take at most a quarter segment per commit so a backlog (after I/O errors,
+                    // or a burst) still rotates at the segment cap; the rest follows at once.
+                    var take = 0, bytes = 0
+                    while take < s.pending.count && (take == 0 || bytes < maxBatchBytes) {
+                        bytes += Self.estimatedSize(s.pending[take].1)
+                        take += 1
+                    }
+                    let batch = Array(s.pending[0..<take])
+                    s.pending.removeFirst(take)
+                    s.pendingBytes = max(0, s.pendingBytes - bytes)
+                    s.commitNow = !s.pending.isEmpty && (s.commitNow || take > 0)
                     s.lastCommit = now
                     let tripEnd = batch.contains { if case .tripEnded = $0.1 { return true } else { return false } }
                     let due = !batch.isEmpty && now &- s.lastCheckpoint >= checkpointEvery
                     if tripEnd || due { s.lastCheckpoint = now }
-                    return (batch, tripEnd || due, s.closing)
+                    // Close only once everything pending has been taken.
+                    return (batch, tripEnd || due, s.closing && s.pending.isEmpty)
                 })
             var failure: String?
             if !batch.isEmpty {
