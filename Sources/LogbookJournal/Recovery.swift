@@ -42,6 +42,16 @@ extension JournalCore {
                     report.wasUnclean = true
                     try setAside(bytes, from: c.validEnd, of: last, report: &report)
                     sealedHead = try sealRecovered(last, contents: c)
+                } else if c.validEnd < bytes.count {
+                    // Sealed, but cut before the truncation that follows a seal: what lies
+                    // after the seal (preallocation, or a torn tail the seal overwrote in part)
+                    // is not data.
+                    try setAside(bytes, from: c.validEnd, of: last, report: &report)
+                    let fd = try fs.openForWriting(path(last.fileName))
+                    defer { fs.close(fd) }
+                    try fs.truncate(fd, size: c.validEnd)
+                    try fs.sync(fd)
+                    syncCount += 1
                 }
                 break
             }

@@ -20,8 +20,9 @@ public struct TripInfo: Sendable, Hashable {
     public var startTime: GPSTime?
     /// GPS time at the end (else the last point's time).
     public var endTime: GPSTime?
-    /// Sequence numbers of the start and end records.
+    /// Sequence number of the start record.
     public var startSequence: UInt64
+    /// Sequence number of the end record (nil while open).
     public var endSequence: UInt64?
     /// The stored summary once ended; the journal's own running figures while open.
     public var summary: TripSummary

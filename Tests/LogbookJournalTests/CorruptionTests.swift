@@ -105,7 +105,7 @@ struct Fixture {
             h.ackedUpTo = f.recordEnds.last { $0.end <= cut }?.lastSeq ?? 0
             do {
                 _ = try h.open()
-                let r = h.check()
+                let r = h.check(verify: cut % 16 == 0)
                 violations += r.violations
                 lost += r.lost
                 if r.violations + r.lost > 0 && failures.count < 5 { failures.append("cut \(cut): \(r.detail)") }

@@ -96,7 +96,7 @@ struct CrashHarness {
 
     /// Violations (a record returned that was never written as such, or out of order) and
     /// acknowledged records lost.
-    func check() -> (violations: Int, lost: Int, detail: String) {
+    func check(verify: Bool = false) -> (violations: Int, lost: Int, detail: String) {
         var violations = 0
         var seen: [UInt64: JournalRecord] = [:]
         var expected: UInt64 = 1
@@ -123,6 +123,14 @@ struct CrashHarness {
         } catch {
             violations += 1
             detail = "reader failed: \(error)"
+        }
+        if verify {
+            // After recovery the whole journal must verify (chain, links, seals, signatures).
+            let report = verifyJournal(fs: disk, directory: Self.directory, publicKey: sharedTestKey.publicKey, blockSize: blockSize)
+            if let p = report.problem {
+                violations += 1
+                detail = "verify: \(p)"
+            }
         }
         var lost = 0
         for (seq, r) in written where seq <= ackedUpTo && seen[seq] != r {

@@ -50,7 +50,7 @@ import Testing
                     cases += 1
                     do {
                         _ = try h.open()
-                        let r = h.check()
+                        let r = h.check(verify: true)
                         violations += r.violations
                         lost += r.lost
                         if r.violations + r.lost > 0 && failures.count < 5 {
