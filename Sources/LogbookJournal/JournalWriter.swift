@@ -118,10 +118,25 @@ public final class JournalWriter: Sendable {
             let first = s.nextSequence
             s.nextSequence &+= record.sequenceCount
             s.pendingBytes += size
-            if case .points(let trip, let points) = record, let last = s.pending.last,
-                case .points(let lastTrip, let lastPoints) = last.1, lastTrip == trip, lastPoints.count + points.count <= 1024
-            {
-                s.pending[s.pending.count - 1].1 = .points(trip, lastPoints + points)
+            if case .points(let trip, let points) = record {
+                // At most `maxPointsPerRecord` points per record (≈ 26 KiB): records stay well
+                // under a segment; consecutive appends of one trip merge up to that.
+                var rest = points[...]
+                var seq = first
+                if let last = s.pending.last, case .points(let lastTrip, let lastPoints) = last.1, lastTrip == trip,
+                    lastPoints.count < Self.maxPointsPerRecord
+                {
+                    let n = min(rest.count, Self.maxPointsPerRecord - lastPoints.count)
+                    s.pending[s.pending.count - 1].1 = .points(trip, lastPoints + rest.prefix(n))
+                    rest = rest.dropFirst(n)
+                    seq &+= UInt64(n)
+                }
+                while !rest.isEmpty {
+                    let chunk = Array(rest.prefix(Self.maxPointsPerRecord))
+                    s.pending.append((seq, .points(trip, chunk)))
+                    rest = rest.dropFirst(chunk.count)
+                    seq &+= UInt64(chunk.count)
+                }
             } else {
                 s.pending.append((first, record))
             }
@@ -192,6 +207,8 @@ public final class JournalWriter: Sendable {
             if let done { c.resume(with: done) } else { state.signal() }
         }
     }
+
+    static let maxPointsPerRecord = 1024
 
     static func estimatedSize(_ r: JournalRecord) -> Int {
         if case .points(_, let p) = r { return 32 + p.count * PointCodec.size }

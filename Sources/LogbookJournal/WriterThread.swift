@@ -6,7 +6,7 @@ extension JournalWriter {
     func run(_ core: JournalCore) {
         let interval = UInt64(nanoseconds(configuration.commitInterval))
         let checkpointEvery = UInt64(nanoseconds(configuration.checkpointInterval))
-        let maxBatchBytes = max(64 << 10, configuration.segmentSize / 4)
+        let maxBatchBytes = max(4 << 10, configuration.segmentSize / 4)
         while true {
             let (batch, checkpoint, closing) = state.wait(
                 until: { $0.lastCommit &+ interval },
