@@ -174,7 +174,10 @@ final class JournalCore {
             head = Chain.next(durable.head, payload)
             durable.head = head
         } catch {
+            // Nothing in it was acknowledged: remove the half-made file (best effort; readers
+            // and verify skip a header-less segment that a linked one follows).
             fs.close(fd)
+            try? fs.remove(path(name.fileName))
             throw error
         }
     }

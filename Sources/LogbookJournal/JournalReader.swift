@@ -76,22 +76,34 @@ public struct JournalReader: Sendable {
         _ body: (SegmentName, UInt64, LogicalRecord) throws -> Bool
     ) throws {
         let names = SegmentName.segments(in: try fs.list(directory)).filter { n in startingAt.map { n >= $0 } ?? true }
-        var cached: (SegmentName, [UInt8])?
+        var cache: [SegmentName: [UInt8]] = [:]
+        func bytes(_ n: SegmentName) throws -> [UInt8] {
+            if let b = cache[n] { return b }
+            let b = try fs.read(directory + "/" + n.fileName) ?? []
+            cache[n] = b
+            return b
+        }
         var expected: UInt64?
         for (i, name) in names.enumerated() {
-            let bytes: [UInt8]
-            if let c = cached, c.0 == name { bytes = c.1 } else { bytes = try fs.read(directory + "/" + name.fileName) ?? [] }
-            // The next segment's header says how far this one counts (an abandoned segment
-            // may hold records that were never acknowledged and were re-written there).
+            let data = try bytes(name)
+            cache[name] = nil
+            // The next segment with a header says how far this one counts (an abandoned
+            // segment may hold records that were never acknowledged and were re-written there).
             var nextHeader: SegmentHeader?
-            if i + 1 < names.count {
-                let nb = try fs.read(directory + "/" + names[i + 1].fileName) ?? []
-                cached = (names[i + 1], nb)
-                nextHeader = header(of: nb, blockSize: blockSize)
+            for j in (i + 1)..<max(i + 1, names.count) {
+                if let h = header(of: try bytes(names[j]), blockSize: blockSize) {
+                    nextHeader = h
+                    break
+                }
             }
             let segmentLimit = min(limit, nextHeader?.previousLastSequence ?? UInt64.max)
-            let c = SegmentContents.parse(bytes, name: name, stopAfter: segmentLimit, blockSize: blockSize)
-            guard let header = c.header else { return }
+            let c = SegmentContents.parse(data, name: name, stopAfter: segmentLimit, blockSize: blockSize)
+            guard let header = c.header else {
+                // Only an empty or all-zero file (creation failed before its header was
+                // written) is skipped; anything else is damage, and reading stops there.
+                if nextHeader != nil && Framing.allZero(data, 0, data.count) { continue }
+                return
+            }
             if let e = expected, header.previousLastSequence != e { return }
             for r in c.records where try !body(name, r.sequence, r.record) { return }
             if let n = nextHeader, c.lastSequence < n.previousLastSequence, c.lastSequence < limit { return }

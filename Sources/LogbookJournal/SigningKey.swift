@@ -17,9 +17,15 @@ public enum JournalKey {
         let fs = PosixFileSystem()
         let path = stateDirectory + "/" + privateKeyName
         if let raw = try fs.read(path) {
-            do { return try Curve25519.Signing.PrivateKey(rawRepresentation: raw) } catch {
+            let key: Curve25519.Signing.PrivateKey
+            do { key = try Curve25519.Signing.PrivateKey(rawRepresentation: raw) } catch {
                 throw JournalError.key("\(path) is not a 32-byte Ed25519 key")
             }
+            // Re-export the public key if someone removed it.
+            if publicKey(stateDirectory: stateDirectory) == nil {
+                try writePublicKey(key.publicKey, stateDirectory: stateDirectory)
+            }
+            return key
         }
         mkdir(stateDirectory, 0o755)
         let key = Curve25519.Signing.PrivateKey()

@@ -87,6 +87,13 @@ func verifyJournal(
         }
         let c = SegmentContents.parse(bytes, name: name, blockSize: blockSize)
         guard let header = c.header else {
+            // An empty or all-zero segment is one whose creation failed (I/O error) before
+            // its header was written; the next one must still link to the last real segment,
+            // so skipping it hides nothing.
+            if i < names.count - 1 && Framing.allZero(bytes, 0, bytes.count) {
+                report.notes.append("\(name.fileName): no segment header (creation failed); skipped")
+                continue
+            }
             fail(name, 0, report.lastSequence, "no valid segment header (\(c.stop))")
             return report
         }
@@ -117,8 +124,8 @@ func verifyJournal(
                 }
                 report.notes.append("\(p.name.fileName): abandoned after an I/O error; records after seq \(header.previousLastSequence) superseded")
             }
-        } else if from == 0, header.previousLastSequence == 0, header.previousHead != Chain.genesis {
-            fail(name, 0, 0, "first segment does not start the chain")
+        } else if from == 0, header.previousLastSequence != 0 || header.previousHead != Chain.genesis {
+            fail(name, 0, 0, "the journal does not start at sequence 1 (missing segment? use --from)")
             return report
         }
         if let trusted = publicKey, Array(trusted.rawRepresentation) != header.publicKey {

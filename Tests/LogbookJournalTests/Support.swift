@@ -57,3 +57,4 @@ let quietLogger: Logger = {
 func reportFigure(_ name: String, cases: Int, violations: Int, lost: Int) {
     print("journal-crash: \(name): \(cases) cases, \(violations) violations, \(lost) acknowledged lost")
 }
+
