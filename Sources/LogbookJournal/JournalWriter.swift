@@ -11,6 +11,9 @@ public import Logging
 /// waits on the disk. A dedicated OS thread commits every ``JournalConfiguration/commitInterval``
 /// (one `pwrite` + one `fdatasync`), at once after a trip end, on ``sync()`` and on ``close()``.
 /// A record is acknowledged (``durableSequence`` ≥ its sequence) only after its `fdatasync`.
+///
+/// ``open(_:logger:)`` runs recovery synchronously (O(active segment), tens of ms); call it
+/// before serving. Always ``close()`` the writer: the writer thread keeps it alive until then.
 public final class JournalWriter: Sendable {
     /// What recovery found when the journal was opened.
     public let recovery: RecoveryReport

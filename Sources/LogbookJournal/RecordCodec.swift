@@ -158,12 +158,4 @@ enum RecordCodec {
             id: id, startTime: start, firstPointTime: first, lastPoint: last, pointCount: try r.u64(),
             distance: try r.f64(), maxSpeed: try r.f64())
     }
-
-    /// The payload's sequence number without decoding the body (for fast scans).
-    static func sequence(of payload: [UInt8]) -> UInt64? {
-        guard payload.count >= 10 else { return nil }
-        var v: UInt64 = 0
-        for i in 0..<8 { v |= UInt64(payload[2 + i]) << UInt64(8 * i) }
-        return v
-    }
 }
