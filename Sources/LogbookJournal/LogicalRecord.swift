@@ -27,7 +27,11 @@ struct OpenTrip: Sendable, Hashable {
     /// Folds one durable point into the running figures (cheap: O(1) per point).
     mutating func add(_ p: TripPoint) {
         if firstPointTime == nil { firstPointTime = p.time.nanoseconds }
-        if let last = lastPoint { distance += Geodesy.haversine(last, p) }
+        // The engine's WGS-84 distance, so a recovered trip's summary matches a live one.
+        if let last = lastPoint {
+            let step = Geodesy.distance(last, p)
+            if step.isFinite { distance += step }
+        }
         if let s = p.speed, s.isFinite { maxSpeed = max(maxSpeed, s) }
         lastPoint = p
         pointCount += 1
