@@ -31,6 +31,10 @@ public struct DaemonConfiguration: Sendable {
     /// The control socket (`[control]`): path and the group allowed to use it.
     public var controlSocket: String?
     public var controlGroup: String? = "logbook"
+    /// `[hooks]`: shell commands run on trip start and end, and their time limit.
+    public var hookOnTripStart: String?
+    public var hookOnTripEnd: String?
+    public var hookTimeout: Double = 30
 
     public init() {}
 
@@ -102,6 +106,9 @@ public struct DaemonConfiguration: Sendable {
         if let d = try r.double("journal.commit_interval_s", in: 1...10) { commitInterval = .milliseconds(Int64(d * 1000)) }
         if let s = try r.string("control.socket") { controlSocket = try Self.directory(s, key: "control.socket") }
         if let s = try r.string("control.group") { controlGroup = s.isEmpty ? nil : s }
+        hookOnTripStart = try r.string("hooks.on_trip_start")
+        hookOnTripEnd = try r.string("hooks.on_trip_end")
+        if let d = try r.double("hooks.timeout_s", in: 0.1...3600) { hookTimeout = d }
         try readVehiclesAndSources(&r)
         try readTripSettings(&r)
     }

@@ -63,6 +63,7 @@ struct PipelineService: Service {
             $0.gps.mode = .notSeen
         }
         publish(recorder)
+        await recorder.hooks?.waitForRunningHooks(upTo: .seconds(min(configuration.hookTimeout, 5)))
         do {
             try await journal.close()
         } catch {

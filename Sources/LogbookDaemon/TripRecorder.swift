@@ -21,6 +21,7 @@ struct TripRecorder {
     private var lastFixTime: GPSTime?
     /// Appends that failed (disk full, I/O error): the live state and the log show them.
     private(set) var journalErrors = 0
+    let hooks: HookRunner?
 
     init(configuration: DaemonConfiguration, journal: JournalWriter, logger: Logger, bootID: String) {
         self.engine = TripEngine(configuration: configuration.trip)
@@ -28,6 +29,12 @@ struct TripRecorder {
         self.configuration = configuration
         self.logger = logger
         self.bootID = bootID
+        hooks =
+            configuration.hookOnTripStart == nil && configuration.hookOnTripEnd == nil
+            ? nil
+            : HookRunner(
+                onStart: configuration.hookOnTripStart, onEnd: configuration.hookOnTripEnd,
+                timeout: configuration.hookTimeout, logger: logger)
     }
 
     /// Feeds one event to the engine and records what it decides.
@@ -51,6 +58,10 @@ struct TripRecorder {
                 id: id, vehicleID: info.vehicle, reason: info.reason.rawValue, gpsTime: info.gpsTime,
                 monotonicNanoseconds: info.startedAt.nanoseconds, bootID: bootID)))
             logger.info("trip started", metadata: tripMetadata(id, ["reason": "\(info.reason.rawValue)", "vehicle": "\(info.vehicle ?? "-")"]))
+            hooks?.run(event: "start", environment: hookEnvironment(id, vehicle: info.vehicle, [
+                "LOGBOOK_TRIP_REASON": info.reason.rawValue,
+                "LOGBOOK_TRIP_STARTED_AT": info.gpsTime?.description ?? "",
+            ]))
         case .point(let p):
             guard let id = current?.id else { return }
             append(.points(id, [p]))
@@ -81,6 +92,13 @@ struct TripRecorder {
                     "reason": "\(info.reason.rawValue)", "distance_m": "\(Int(s.distanceMeters))",
                     "duration_s": "\(Int(s.durationSeconds))", "points": "\(s.points)",
                 ]))
+            hooks?.run(event: "end", environment: hookEnvironment(id, vehicle: current?.vehicle, [
+                "LOGBOOK_TRIP_REASON": s.startReason.rawValue, "LOGBOOK_TRIP_END_REASON": info.reason.rawValue,
+                "LOGBOOK_TRIP_STARTED_AT": s.startedAt?.description ?? "", "LOGBOOK_TRIP_ENDED_AT": s.endedAt?.description ?? "",
+                "LOGBOOK_TRIP_DISTANCE_M": String(Int(s.distanceMeters.rounded())),
+                "LOGBOOK_TRIP_DURATION_S": String(Int(s.durationSeconds.rounded())),
+                "LOGBOOK_TRIP_POINTS": String(s.points), "LOGBOOK_TRIP_DISCARDED": info.discarded ? "1" : "0",
+            ]))
             lastTrip = block(id: id, s, active: false)
             lastTripShownUntil = now.advanced(bySeconds: 60)
             current = nil
@@ -111,6 +129,14 @@ struct TripRecorder {
             distanceMeters: s.distanceMeters, speed: s.speedMetersPerSecond, maxSpeed: s.maxSpeedMetersPerSecond,
             averageSpeed: s.averageSpeedMetersPerSecond, points: s.points, endedAt: s.endedAt,
             endReason: s.endReason?.rawValue)
+    }
+
+    private func hookEnvironment(_ id: TripID, vehicle: String?, _ extra: [String: String]) -> [String: String] {
+        var env = extra
+        env["LOGBOOK_TRIP_ID"] = id.description
+        env["LOGBOOK_TRIP_VEHICLE"] = vehicle ?? ""
+        env["LOGBOOK_TRIP_VEHICLE_NAME"] = configuration.vehicle(vehicle)?.name ?? vehicle ?? ""
+        return env
     }
 
     private func tripMetadata(_ id: TripID, _ extra: Logger.Metadata) -> Logger.Metadata {
