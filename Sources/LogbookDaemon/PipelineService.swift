@@ -78,7 +78,10 @@ struct PipelineService: Service {
             ])
     }
 
-    private func now() -> MonotonicInstant { MonotonicInstant(nanoseconds: UInt64(max(0, monotonicNanoseconds()))) }
+    private func now() -> MonotonicInstant {
+        let ns = Double(max(0, monotonicNanoseconds())) * configuration.debugClockScale
+        return MonotonicInstant(nanoseconds: UInt64(ns))
+    }
 
     /// Returns true when the event is news for STATUS= (connection changes).
     private func handle(_ event: GPSDEvent, _ recorder: inout TripRecorder) -> Bool {

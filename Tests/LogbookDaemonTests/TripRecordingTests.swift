@@ -126,3 +126,32 @@ import Testing
         #expect(restarted.startReason == "service" && restarted.endReason == "shutdown")
     }
 }
+
+extension TripRecordingTests {
+    @Test(.timeLimit(.minutes(3)))
+    func munichInMotionModeIsOneTripAcrossCityStopsWithGapsRecorded() async throws {
+        let log = TestPaths.gpsLog("munich-gps.nmea")
+        let ref = try reference(log)
+        let dir = try TemporaryDirectory("motion")
+        defer { dir.remove() }
+        let speed = 40.0
+        let gpsd = try GPSDReplay(log: log, realtime: speed)
+        defer { gpsd.stop() }
+        // The engine's clock runs at the replay's pace, so 300 s stop rules mean 300 s of drive.
+        let d = try DaemonProcess(
+            arguments: ["--config", try config(dir, gpsd: gpsd.address, body: "[[source]]\ntype = \"motion\"\nvehicle = \"golf\"\n")],
+            environment: ["LOGBOOKD_DEBUG_CLOCK_SCALE": String(speed)])
+        await gpsd.waitUntilFinished(timeout: .seconds(150))
+        _ = await d.stop()
+        let reader = try JournalReader(directory: dir.file("state/journal"))
+        let trips = try reader.trips().filter { $0.state != .discarded }
+        try #require(trips.count == 1, "city stops must not split the trip: \(trips)")
+        let trip = trips[0]
+        print(String(format: "trip-e2e: munich motion: 1 trip, %.0f m (raw GeographicLib sum %.0f m), %d points, start %@",
+                     trip.summary.distance, ref.distance_m, trip.summary.pointCount, trip.startReason))
+        #expect(trip.startReason == "motion")
+        #expect(trip.summary.distance > 0.85 * ref.distance_m && trip.summary.distance < 1.02 * ref.distance_m)
+        // The 40 s no-fix gap is bridged and recorded in the log and the journal.
+        #expect(d.log.contains("no-fix gap bridged"), "log: \(d.log.suffix(3000))")
+    }
+}
