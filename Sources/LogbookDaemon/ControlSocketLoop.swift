@@ -71,11 +71,12 @@ final class ControlSocketLoop {
             if fds[1].revents != 0 { server.drainWake() }
             deliverCompletions()
             deliverPublication()
-            if fds[0].revents & Int16(POLLNVAL | POLLERR) != 0 { return "the listening socket failed" }
-            if fds[0].revents & Int16(POLLIN) != 0 { acceptClients() }
+            // Clients first: those that left free their slots before new ones are counted.
             for (index, id) in ids.enumerated() where fds[index + 2].revents != 0 {
                 serve(id, events: fds[index + 2].revents)
             }
+            if fds[0].revents & Int16(POLLNVAL | POLLERR) != 0 { return "the listening socket failed" }
+            if fds[0].revents & Int16(POLLIN) != 0 { acceptClients() }
         }
         return nil
     }

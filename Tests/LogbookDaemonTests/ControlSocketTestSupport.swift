@@ -107,18 +107,24 @@ struct Harness {
                 return error
             }
         }
-        // Bound in run(): wait until it answers.
+        // Bound in run(): wait for the file (no probe connection: it would count as a client).
         let deadline = ContinuousClock.now + .seconds(5)
-        while ContinuousClock.now < deadline {
-            if let probe = try? TestClient(path: self.path) {
-                probe.closeWriting()
-                break
-            }
-            try await Task.sleep(for: .milliseconds(10))
+        while !FileManager.default.fileExists(atPath: self.path), ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(5))
         }
     }
 
-    func connect() async throws -> TestClient { try TestClient(path: path) }
+    /// Connects, retrying while the socket is bound but not yet listening.
+    func connect() async throws -> TestClient {
+        let deadline = ContinuousClock.now + .seconds(2)
+        while true {
+            do {
+                return try TestClient(path: path)
+            } catch where ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(5))
+            }
+        }
+    }
 
     /// Shuts the service down; returns the error it ended with, if any.
     func stop() async throws -> String? {
