@@ -24,6 +24,8 @@ final class ControlConnection {
     private let maxLine: Int
     private let outboundLimit: Int
     private var input: [UInt8] = []
+    /// Where the unread part of `input` begins (lines are consumed without shifting bytes).
+    private var inputStart = 0
     /// Dropping the rest of an over-long line, up to its newline.
     private var discarding = false
     private var output: [UInt8] = []
@@ -49,7 +51,7 @@ final class ControlConnection {
     var pendingOutput: Int { output.count - outputStart }
 
     /// Whether to read: not after EOF, nor while a reply is outstanding and a line's worth is queued.
-    var wantsInput: Bool { !inputClosed && !peerGone && (!awaitingReply || input.count < maxLine) }
+    var wantsInput: Bool { !inputClosed && !peerGone && (!awaitingReply || input.count - inputStart < maxLine) }
 
     /// The `poll(2)` events to wait for; nil to leave the fd out (a hung-up fd would spin).
     var pollEvents: Int16? {
@@ -103,10 +105,18 @@ final class ControlConnection {
 
     /// The next complete line (without its newline), `.tooLong`, or nil when none is complete.
     func nextInput() -> Input? {
-        if let newline = input.firstIndex(of: 10) {
-            let line = Array(input[..<newline])
-            input.removeFirst(newline + 1)
+        if let newline = input[inputStart...].firstIndex(of: 10) {
+            let line = Array(input[inputStart..<newline])
+            inputStart = newline + 1
+            if inputStart == input.count {
+                input.removeAll(keepingCapacity: input.capacity <= 16_384)
+                inputStart = 0
+            }
             return line.count > maxLine ? .tooLong : .line(line)
+        }
+        if inputStart > 0 {
+            input.removeFirst(inputStart)
+            inputStart = 0
         }
         guard input.count > maxLine else { return nil }
         // No newline in sight: drop what we have and the rest of the line as it arrives.

@@ -115,6 +115,7 @@ final class ControlSocketLoop {
 
     private func serve(_ id: UInt64, events: Int16) {
         guard let client = clients[id] else { return }
+        if events & Int16(POLLNVAL) != 0 { client.peerGone = true }
         if events & Int16(POLLOUT) != 0 { _ = client.flush() }
         if events & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
             // After a hang-up, read what is left (a request sent just before closing still runs).

@@ -36,9 +36,19 @@ final class ControlClient {
     static func socketPath(runtimeDirectory: String) -> String { runtimeDirectory + "/control.sock" }
 
     /// Connects within `timeout` seconds.
-    init(runtimeDirectory: String, timeout: Double = 2) throws(Failure) {
-        path = Self.socketPath(runtimeDirectory: runtimeDirectory)
-        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+    convenience init(runtimeDirectory: String, timeout: Double = 2) throws(Failure) {
+        let path = Self.socketPath(runtimeDirectory: runtimeDirectory)
+        // The object exists only once connected: its deinit must not close a failed fd again.
+        self.init(fd: try Self.connect(path, timeout: timeout), path: path)
+    }
+
+    private init(fd: Int32, path: String) {
+        self.fd = fd
+        self.path = path
+    }
+
+    private static func connect(_ path: String, timeout: Double) throws(Failure) -> Int32 {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw .unreachable("cannot create a socket: \(String(cString: strerror(errno)))") }
         // For Unix sockets the send timeout also bounds connect() (a full backlog).
         var limit = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - timeout.rounded(.down)) * 1e6))
@@ -54,13 +64,14 @@ final class ControlClient {
         let rc =
             fits
             ? withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
             } : -1
         guard rc == 0 else {
             let code = fits ? errno : ENAMETOOLONG
             close(fd)
-            throw .unreachable(Self.explain(code, path: path))
+            throw .unreachable(explain(code, path: path))
         }
+        return fd
     }
 
     deinit { close(fd) }

@@ -169,8 +169,11 @@ final class TestClient {
     let fd: Int32
     private var buffer: [UInt8] = []
 
-    init(path: String) throws {
-        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+    /// Connects to `path`; throws ECONNREFUSED when it cannot.
+    convenience init(path: String) throws {
+        // The fd is closed here on failure, so the object (whose deinit closes it) only
+        // exists once connected: closing twice could close another test's new fd.
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         var address = sockaddr_un.at(path)
         let rc = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
@@ -180,7 +183,10 @@ final class TestClient {
             throw POSIXError(.ECONNREFUSED)
         }
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        self.init(fd: fd)
     }
+
+    private init(fd: Int32) { self.fd = fd }
 
     deinit { close(fd) }
 

@@ -108,13 +108,18 @@ import Testing
         _ = try await stalled.readJSON()  // registered; from now on it never reads
         _ = try await reader.readJSON()
         let pad = String(repeating: "p", count: 64 * 1024)
-        var slowest = Duration.zero
+        var times: [Duration] = []
         for seq in 1...30 {
             let doc = Harness.document(seq: seq, pad: pad)
-            slowest = max(slowest, ContinuousClock().measure { h.updates.publish(doc) })
+            times.append(ContinuousClock().measure { h.updates.publish(doc) })
             #expect(try await reader.readJSON(timeout: .seconds(2))["seq"] == .number(Double(seq)))
         }
-        #expect(slowest < .milliseconds(10), "publish took \(slowest)")
+        // The median, not the maximum: on a shared 2-core machine one call may lose the CPU
+        // for a few ms. A publish that waited for the stalled watcher would never return.
+        times.sort()
+        print("publish with a stalled watcher: median \(times[15]), max \(times[29])")
+        #expect(times[15] < .milliseconds(10), "publish took \(times)")
+        #expect(times[29] < .milliseconds(500), "publish took \(times)")
         // 30 × 64 KiB exceed the kernel's buffer plus the 256 KiB outbound limit: cut off.
         let received = try await stalled.drainUntilClosed(timeout: .seconds(5))
         #expect(received != nil, "the stalled watcher was never disconnected")
