@@ -263,3 +263,26 @@ final class TestClient {
         return n
     }
 }
+
+/// Runs the built `logbook` CLI; waits without blocking the concurrency pool.
+func runLogbook(_ arguments: [String], whileRunning: () -> Void = {}) async throws -> (status: Int32, out: String, err: String) {
+    let dir = try TemporaryDirectory("lbo")
+    defer { dir.remove() }
+    _ = FileManager.default.createFile(atPath: dir.file("out"), contents: nil)
+    _ = FileManager.default.createFile(atPath: dir.file("err"), contents: nil)
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: TestPaths.product("logbook"))
+    process.arguments = arguments
+    process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: dir.file("out")))
+    process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: dir.file("err")))
+    try process.run()
+    let deadline = ContinuousClock.now + .seconds(20)
+    while process.isRunning, ContinuousClock.now < deadline {
+        whileRunning()
+        try await Task.sleep(for: .milliseconds(20))
+    }
+    if process.isRunning { process.terminate() }
+    process.waitUntilExit()
+    let read = { (name: String) in (try? String(contentsOfFile: dir.file(name), encoding: .utf8)) ?? "" }
+    return (process.terminationStatus, read("out"), read("err"))
+}

@@ -219,4 +219,33 @@ import Testing
         #expect(h.log.contains { $0.contains("group does not exist") })
         #expect(try await h.stop() == nil)
     }
+
+    @Test func theCLIUsesTheSocketAndExits69WithoutIt() async throws {
+        let h = try await Harness.start()
+        let dir = ["--runtime-dir", h.dir.path]
+        let start = try await runLogbook(dir + ["trip", "start", "--vehicle", "golf"])
+        #expect(start.status == 0, "\(start.err)")
+        #expect(start.out == "Trip t1 started.\n")
+        #expect(h.handler.calls.last?.1 == .object([("cmd", .string("trip.start")), ("vehicle", .string("golf"))]))
+        let stop = try await runLogbook(dir + ["trip", "stop"])
+        #expect(stop.status == 1)
+        #expect(stop.err.contains("no trip is being recorded (no_trip)"))
+        let status = try await runLogbook(dir + ["status", "--json"])
+        #expect(try JSONValue.parse(status.out) == h.handler.state)
+        var seq = 100
+        let watch = try await runLogbook(dir + ["watch", "--json", "--count", "3"]) {
+            seq += 1
+            h.updates.publish(Harness.document(seq: seq))
+        }
+        let seqs = watch.out.split(separator: "\n").map { try? JSONValue.parse(String($0))["seq"]?.doubleValue }
+        #expect(seqs.count == 3 && seqs.allSatisfy { $0 != nil }, "\(watch)")
+        #expect(try await h.stop() == nil)
+        // No socket and no live.json: the daemon is not reachable.
+        let empty = try TemporaryDirectory("lbs")
+        defer { empty.remove() }
+        let gone = try await runLogbook(["--runtime-dir", empty.path, "trip", "stop"])
+        #expect(gone.status == 69)
+        #expect(gone.err.contains("no control socket"))
+        #expect(try await runLogbook(["--runtime-dir", empty.path, "status"]).status == 69)
+    }
 }
