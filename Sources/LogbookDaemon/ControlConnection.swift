@@ -10,7 +10,7 @@ internal import LogbookCore
 /// daemon at most `maxLine + chunk` bytes in and `outboundLimit` bytes out.
 final class ControlConnection {
     /// What the input holds next.
-    enum Input: Equatable {
+    enum Input {
         case line([UInt8])
         /// A line over the limit; its bytes are (being) discarded.
         case tooLong
@@ -34,6 +34,10 @@ final class ControlConnection {
     var awaitingReply = false
     /// Set by `watch`: the `id` to echo, `.some(nil)` for none.
     var watchID: JSONValue?? = nil
+    /// The client shut down its sending side (EOF): replies still go out.
+    var inputClosed = false
+    /// The client is gone (hang-up, error, failed send): nothing more goes out.
+    var peerGone = false
 
     init(id: UInt64, fd: Int32, maxLine: Int, outboundLimit: Int) {
         self.id = id
@@ -41,11 +45,6 @@ final class ControlConnection {
         self.maxLine = maxLine
         self.outboundLimit = outboundLimit
     }
-
-    /// The client shut down its sending side (EOF): replies still go out.
-    var inputClosed = false
-    /// The client is gone (hang-up, error, failed send): nothing more goes out.
-    var peerGone = false
 
     var isWatching: Bool { watchID != nil }
     var pendingOutput: Int { output.count - outputStart }
