@@ -21,6 +21,9 @@ package struct ControlSocketService: Service {
         package init() {}
     }
 
+    /// `<runtime-dir>/control.sock`, where the CLI looks for the socket.
+    package static func defaultPath(runtimeDirectory: String) -> String { runtimeDirectory + "/control.sock" }
+
     private enum Endpoint: Sendable {
         case path(String, mode: UInt32, group: String?)
         case descriptor(Int32)

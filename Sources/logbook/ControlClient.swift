@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 import Foundation
 import LogbookCore
+import LogbookDaemon
 
 /// A connection to logbookd's control socket, `<runtime-dir>/control.sock` (NDJSON; the
 /// protocol is documented on `ControlHandler` in LogbookDaemon).
@@ -33,7 +34,7 @@ final class ControlClient {
     private var buffer: [UInt8] = []
 
     /// The socket's path in `runtimeDirectory`.
-    static func socketPath(runtimeDirectory: String) -> String { runtimeDirectory + "/control.sock" }
+    static func socketPath(runtimeDirectory: String) -> String { ControlSocketService.defaultPath(runtimeDirectory: runtimeDirectory) }
 
     /// Connects within `timeout` seconds.
     convenience init(runtimeDirectory: String, timeout: Double = 2) throws(Failure) {
