@@ -12,7 +12,8 @@ package import LogbookCore
 ///     echo '{"cmd":"status"}' | socat - UNIX-CONNECT:/run/logbook/control.sock
 ///
 /// Every request is an object with a string `"cmd"`. It may carry an `"id"` (any JSON
-/// value); every reply to that request then ends with the same `"id"` member. Requests on
+/// value); every reply to that request then ends with the same `"id"` member (a line that
+/// is not a JSON object, or is too long, has no readable `id`). Requests on
 /// one connection are answered in order. A trailing `\r` and empty lines are ignored.
 ///
 /// | Request | Reply |
