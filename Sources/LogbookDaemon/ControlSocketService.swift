@@ -34,6 +34,8 @@ package struct ControlSocketService: Service {
     private let updates: LiveUpdates
     private let limits: Limits
     private let logger: Logger
+    /// Called once the socket accepts connections (the daemon sends READY=1 after it).
+    package var onListening: (@Sendable () -> Void)?
 
     /// Serves a socket created at `path` (a stale socket file there is replaced), with
     /// `mode` and, when given and it exists, `group`.
@@ -78,6 +80,7 @@ package struct ControlSocketService: Service {
         let (jobs, sink) = AsyncStream.makeStream(of: ControlSocketServer.Job.self)
         try server.start(listener: listener, handler: handler, updates: updates, jobs: sink, limits: limits, logger: logger)
         logger.info("control socket listening", metadata: ["path": "\(listener.ownedPath ?? "fd \(listener.fd)")"])
+        onListening?()
         let handler = self.handler
         await withTaskCancellationHandler {
             await withGracefulShutdownHandler {
