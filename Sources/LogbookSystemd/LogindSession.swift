@@ -23,11 +23,10 @@ final class LogindSession {
     private let onPrepare: @Sendable (LogindInhibitor.Event) -> Void
     /// The inhibitor fd logind gave us; -1 when not held.
     private var lockFD: Int32 = -1
+    /// Between `PrepareFor…(true)` and `(false)`: the handler ran; the lock is not retaken.
+    private var preparing = false
     /// While logind waits for us: when the lock goes at the latest.
     private var releaseDeadline: ContinuousClock.Instant?
-    /// After releasing for a shutdown/sleep: do not take the lock again until logind says
-    /// it is cancelled or over (`PrepareFor…(false)`).
-    private var suspended = false
     private var nextAttempt = ContinuousClock.now
     private var lastError = ""
 
@@ -89,43 +88,43 @@ final class LogindSession {
         logger.info("logind: prepare for \(event.rawValue) \(active ? "started" : "over")")
         guard active else {
             // Cancelled or resumed: hold the lock again (idle() takes it).
-            suspended = false
+            preparing = false
             releaseDeadline = nil
             nextAttempt = .now
             return
         }
-        guard lockFD >= 0, releaseDeadline == nil else { return }
-        releaseDeadline = .now + settings.releaseTimeout
+        guard !preparing else { return }
+        preparing = true
+        // Without a lock (refused, bus trouble) the handler still runs: best effort.
+        if lockFD >= 0 { releaseDeadline = .now + settings.releaseTimeout }
         onPrepare(event)
     }
 
     /// Between dispatches: release when asked or overdue, (re)take the lock when due.
     private func idle(_ connection: SDBusConnection, _ requests: LoopRequest) {
         let now = ContinuousClock.now
-        if let deadline = releaseDeadline {
-            if requests.contains(.release) || now >= deadline {
-                if !requests.contains(.release) { logger.warning("logind: handler did not release in time") }
-                closeLock("released for logind")
-                releaseDeadline = nil
-                suspended = true
-            }
-        } else if requests.contains(.release) {
+        if let deadline = releaseDeadline, requests.contains(.release) || now >= deadline {
+            if !requests.contains(.release) { logger.warning("logind: handler did not release in time") }
+            closeLock("released for logind")
+            releaseDeadline = nil
+        } else if requests.contains(.release), releaseDeadline == nil {
             logger.debug("logind: release ignored, nothing pending")
         }
-        if lockFD < 0, !suspended, now >= nextAttempt { take(connection) }
+        if lockFD < 0, !preparing, now >= nextAttempt { take(connection) }
     }
 
     private func tick() -> Duration? {
         let now = ContinuousClock.now
         if let deadline = releaseDeadline { return max(deadline - now, .milliseconds(1)) }
-        if lockFD < 0, !suspended { return max(nextAttempt - now, .milliseconds(1)) }
+        if lockFD < 0, !preparing { return max(nextAttempt - now, .milliseconds(1)) }
         return nil
     }
 
     private func take(_ connection: SDBusConnection) {
         var error = sd_bus_error()
         defer { sd_bus_error_free(&error) }
-        let fd = csd_bus_login1_inhibit(connection.bus, settings.what, settings.who, settings.why, "delay", &error)
+        let fd = csd_bus_login1_inhibit(
+            connection.bus, settings.what, settings.who, settings.why, "delay", SDBusConnection.callTimeoutUsec, &error)
         guard fd >= 0 else {
             note("\(SDBusError("Inhibit(\(settings.what), delay)", code: fd, error: error))")
             nextAttempt = .now + settings.retryInterval

@@ -13,6 +13,10 @@ final class SDBusConnection {
     let bus: OpaquePointer
     private var slots: [OpaquePointer] = []
 
+    /// Synchronous calls wait at most this long (sd-bus's default is 25 s): a hung BlueZ or
+    /// logind must not keep the loop thread from noticing `stop()` for long.
+    static let callTimeoutUsec: UInt64 = 2_000_000
+
     /// Why ``run`` returned.
     enum Exit { case stopped, disconnected(String) }
 
@@ -45,13 +49,12 @@ final class SDBusConnection {
     /// Calls a method without arguments; `read` parses the reply before it is freed.
     func call<T>(
         destination: String, path: String, interface: String, member: String,
-        timeout: Duration = .seconds(5), read: (OpaquePointer) -> T
+        read: (OpaquePointer) -> T
     ) throws(SDBusError) -> T {
         var error = sd_bus_error()
         defer { sd_bus_error_free(&error) }
         var reply: OpaquePointer?
-        let usec = UInt64(max(0, timeout.components.seconds)) * 1_000_000
-        let r = csd_bus_call_noargs(bus, destination, path, interface, member, usec, &error, &reply)
+        let r = csd_bus_call_noargs(bus, destination, path, interface, member, Self.callTimeoutUsec, &error, &reply)
         guard r >= 0, let reply else { throw SDBusError("\(interface).\(member)", code: r, error: error) }
         defer { sd_bus_message_unref(reply) }
         return read(reply)

@@ -83,6 +83,21 @@ import Testing
         #expect(await rec.wait(count: 3).last == .off(.bluetooth, Self.headUnit, vehicle: "golf"))
     }
 
+    @Test(.enabled(if: FakeSystemBus.unavailable == nil, "\(FakeSystemBus.unavailable ?? "")"))
+    func blueZStoppingReportsConnectedDevicesOff() async throws {
+        let bus = try fakeBlueZ()
+        defer { bus.stop() }
+        try bus.bluez("ConnectDevice", "ss", "hci0", Self.phone)
+        let (m, rec, logs) = monitor(bus)
+        m.start()
+        defer { m.stop() }
+        #expect(await rec.wait(count: 2).last == .on(.bluetooth, Self.phone, vehicle: "tesla"))
+        bus.killMock("bluez5")  // org.bluez loses its owner (NameOwnerChanged)
+        #expect(await rec.wait(count: 3).last == .off(.bluetooth, Self.phone, vehicle: "tesla"))
+        #expect(logs.contains("BlueZ is not running"))
+        #expect(rec.all.count == 3)  // the head unit was already off: nothing new for it
+    }
+
     @Test func unreachableBusIsLoggedAndStopIsPrompt() async throws {
         let (logger, logs) = CapturingLogHandler.logger()
         let rec = Recorder<VehicleSignal>()

@@ -12,6 +12,7 @@ final class FakeSystemBus: @unchecked Sendable {
     let address: String
     private let dir: TemporaryDirectory
     private var processes: [Process] = []
+    private var mocks: [String: Process] = [:]
 
     /// Why the fakes are unavailable (nil: available); computed once per test process.
     static let unavailable: String? = {
@@ -34,6 +35,7 @@ final class FakeSystemBus: @unchecked Sendable {
                 try launch(
                     "/usr/bin/python3", ["-m", "dbusmock", "--system", "--template", template], log: template,
                     environment: ["DBUS_SYSTEM_BUS_ADDRESS": address])
+                mocks[template] = processes.last
                 try waitFor("\(name) on the bus") {
                     (try? self.busctl(["call", "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
                                        "NameHasOwner", "s", name])) == "b true"
@@ -58,6 +60,13 @@ final class FakeSystemBus: @unchecked Sendable {
         }
         processes = []
         dir.remove()
+    }
+
+    /// Kills one template's mock (by PID): its bus name vanishes, as when BlueZ stops.
+    func killMock(_ template: String) {
+        guard let p = mocks.removeValue(forKey: template), p.isRunning else { return }
+        kill(p.processIdentifier, SIGKILL)
+        p.waitUntilExit()
     }
 
     /// Runs `busctl --address=… ARGS` and returns its trimmed stdout; throws on failure.
