@@ -55,7 +55,10 @@ final class DeviceEventSource {
         monitor = m
         fd = sd_event_get_fd(e)
         var steps: [(String, () -> Int32)] = subsystems.map { subsystem in
-            ("filter_add_match_subsystem_devtype", { sd_device_monitor_filter_add_match_subsystem_devtype(m, subsystem, nil) })
+            (
+                "filter_add_match_subsystem_devtype",
+                { sd_device_monitor_filter_add_match_subsystem_devtype(m, subsystem, nil) }
+            )
         }
         steps.append(("attach_event", { sd_device_monitor_attach_event(m, e) }))
         for (call, step) in steps {

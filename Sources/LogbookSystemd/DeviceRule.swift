@@ -10,12 +10,14 @@ public struct DeviceRule: Sendable, Hashable {
         case usb(vendor: String, product: String)
     }
 
+    /// How the device is recognised.
     public var match: Match
     /// The signal's name (default: the node path or `vvvv:pppp`).
     public var name: String
     /// The vehicle id the signals carry (nil: the engine's default vehicle).
     public var vehicle: String?
 
+    /// A rule; USB ids are lower-cased, `name` defaults to the path or `vvvv:pppp`.
     public init(_ match: Match, name: String? = nil, vehicle: String? = nil) {
         let normalized: Match
         switch match {
