@@ -20,7 +20,9 @@ import Testing
         return bus
     }
 
-    private func monitor(_ bus: FakeSystemBus) -> (BluetoothMonitor, Recorder<VehicleSignal>, CapturingLogHandler.Store) {
+    private func monitor(
+        _ bus: FakeSystemBus
+    ) -> (BluetoothMonitor, Recorder<VehicleSignal>, CapturingLogHandler.Store) {
         let recorder = Recorder<VehicleSignal>()
         let (logger, logs) = CapturingLogHandler.logger()
         // Lower case and `_` on purpose: the table is normalised.
@@ -96,6 +98,28 @@ import Testing
         #expect(await rec.wait(count: 3).last == .off(.bluetooth, Self.phone, vehicle: "tesla"))
         #expect(logs.contains("BlueZ is not running"))
         #expect(rec.all.count == 3)  // the head unit was already off: nothing new for it
+    }
+
+    @Test(.enabled(if: FakeSystemBus.unavailable == nil, "\(FakeSystemBus.unavailable ?? "")"))
+    func reconnectsAfterTheBusRestartsAndReadsTheStateAgain() async throws {
+        let bus = try fakeBlueZ()
+        defer { bus.stop() }
+        let recorder = Recorder<VehicleSignal>()
+        let (logger, logs) = CapturingLogHandler.logger()
+        let m = BluetoothMonitor(devices: [Self.headUnit: "golf"], endpoint: .address(bus.address),
+                                 reconnectDelay: .milliseconds(100), logger: logger, onSignal: recorder.callback)
+        m.start()
+        defer { m.stop() }
+        #expect(await recorder.wait(count: 1) == [.off(.bluetooth, Self.headUnit, vehicle: "golf")])
+        try bus.restart()  // the bus daemon and BlueZ die and come back, empty
+        #expect(await eventually { logs.contains("bus connection lost") })
+        try bus.bluez("AddAdapter", "ss", "hci0", "logbook-pi")
+        try bus.bluez("AddDevice", "sss", "hci0", Self.headUnit, "Golf head unit")
+        try bus.bluez("ConnectDevice", "ss", "hci0", Self.headUnit)
+        // Either the re-read after reconnecting or the PropertiesChanged reports it, once.
+        #expect(await recorder.wait(count: 2).last == .on(.bluetooth, Self.headUnit, vehicle: "golf"))
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(recorder.all.count == 2)
     }
 
     @Test func unreachableBusIsLoggedAndStopIsPrompt() async throws {

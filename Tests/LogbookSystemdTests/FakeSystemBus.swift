@@ -21,29 +21,48 @@ final class FakeSystemBus: @unchecked Sendable {
         do { try p.run() } catch { return "cannot run ensure-dbusmock.sh: \(error)" }
         p.waitUntilExit()
         return p.terminationStatus == 0
-            ? nil : "dbus-daemon/python3-dbusmock missing and not installable (ensure-dbusmock.sh rc \(p.terminationStatus))"
+            ? nil
+            : "dbus-daemon/python3-dbusmock missing and not installable (ensure-dbusmock.sh rc \(p.terminationStatus))"
     }()
+
+    private let templates: [String]
 
     /// Starts the bus daemon and one dbusmock process per template (`bluez5`, `logind`).
     init(templates: [String]) throws {
         dir = try TemporaryDirectory("sdbus")
         address = "unix:path=\(dir.file("bus"))"
+        self.templates = templates
         do {
-            try launch("/usr/bin/dbus-daemon", ["--session", "--nofork", "--address=\(address)"], log: "dbus-daemon")
-            try waitFor("bus socket") { FileManager.default.fileExists(atPath: self.dir.file("bus")) }
-            for (template, name) in templates.map({ ($0, Self.busName($0)) }) {
-                try launch(
-                    "/usr/bin/python3", ["-m", "dbusmock", "--system", "--template", template], log: template,
-                    environment: ["DBUS_SYSTEM_BUS_ADDRESS": address])
-                mocks[template] = processes.last
-                try waitFor("\(name) on the bus") {
-                    (try? self.busctl(["call", "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
-                                       "NameHasOwner", "s", name])) == "b true"
-                }
-            }
+            try launchAll()
         } catch {
             stop()
             throw error
+        }
+    }
+
+    /// Kills the bus daemon and the mocks (clients see the connection break) and starts
+    /// fresh ones at the same address; the mocks start empty.
+    func restart() throws {
+        killAll()
+        try? FileManager.default.removeItem(atPath: dir.file("bus"))
+        try launchAll()
+    }
+
+    private func launchAll() throws {
+        try launch("/usr/bin/dbus-daemon", ["--session", "--nofork", "--address=\(address)"], log: "dbus-daemon")
+        try waitFor("bus socket") { FileManager.default.fileExists(atPath: self.dir.file("bus")) }
+        for (template, name) in templates.map({ ($0, Self.busName($0)) }) {
+            try launch(
+                "/usr/bin/python3", ["-m", "dbusmock", "--system", "--template", template], log: template,
+                environment: ["DBUS_SYSTEM_BUS_ADDRESS": address])
+            mocks[template] = processes.last
+            try waitFor("\(name) on the bus") {
+                let reply = try? self.busctl([
+                    "call", "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                    "NameHasOwner", "s", name,
+                ])
+                return reply == "b true"
+            }
         }
     }
 
@@ -54,12 +73,17 @@ final class FakeSystemBus: @unchecked Sendable {
     /// SIGKILL, not SIGTERM: children spawned from a libdispatch worker thread inherit its
     /// signal mask, in which SIGTERM is blocked, so dbus-daemon and python would ignore it.
     func stop() {
+        killAll()
+        dir.remove()
+    }
+
+    private func killAll() {
         for p in processes.reversed() where p.isRunning {
             kill(p.processIdentifier, SIGKILL)
             p.waitUntilExit()
         }
         processes = []
-        dir.remove()
+        mocks = [:]
     }
 
     /// Kills one template's mock (by PID): its bus name vanishes, as when BlueZ stops.
@@ -101,8 +125,10 @@ final class FakeSystemBus: @unchecked Sendable {
 
     /// The number of inhibitor locks the logind mock holds (it drops one when its fd closes).
     func logindInhibitorCount() throws -> Int {
-        let reply = try busctl(["call", "org.freedesktop.login1", "/org/freedesktop/login1",
-                                "org.freedesktop.login1.Manager", "ListInhibitors"])
+        let reply = try busctl([
+            "call", "org.freedesktop.login1", "/org/freedesktop/login1", "org.freedesktop.login1.Manager",
+            "ListInhibitors",
+        ])
         // e.g. `a(ssssuu) 1 "shutdown:sleep" "logbookd" …`
         let parts = reply.split(separator: " ")
         guard parts.count >= 2, let n = Int(parts[1]) else { throw SetupError.command("ListInhibitors: \(reply)") }
