@@ -78,4 +78,26 @@ import Testing
         #expect(!inhibitor.holdsLock)
         #expect(await eventually { (try? bus.logindInhibitorCount()) == 0 })
     }
+
+    /// Without polkitd logind answers AccessDenied: the daemon must still hear about the
+    /// shutdown and close its trip (best effort), and it logs why it holds no lock.
+    @Test(.enabled(if: FakeSystemBus.unavailable == nil, "\(FakeSystemBus.unavailable ?? "")"))
+    func aRefusedLockIsLoggedAndTheHandlerStillRuns() async throws {
+        let bus = try FakeSystemBus(templates: ["logind"])
+        defer { bus.stop() }
+        try bus.busctl([
+            "call", "org.freedesktop.login1", "/org/freedesktop/login1", "org.freedesktop.DBus.Mock", "AddMethod",
+            "sssss", "org.freedesktop.login1.Manager", "Inhibit", "ssss", "h",
+            "raise dbus.exceptions.DBusException('Access denied', name='org.freedesktop.DBus.Error.AccessDenied')",
+        ])
+        let (inhibitor, events, logs) = inhibitor(bus)
+        inhibitor.start()
+        defer { inhibitor.stop() }
+        #expect(await eventually { logs.contains("AccessDenied") })
+        #expect(!inhibitor.holdsLock)
+        try bus.emitLogind("PrepareForShutdown", true)
+        #expect(await events.wait(count: 1) == [.shutdown])
+        inhibitor.release()  // nothing held: ignored, no crash
+        #expect(!inhibitor.holdsLock)
+    }
 }
