@@ -47,16 +47,21 @@ static inline int csd_bus_open(const char *address, sd_bus **ret) {
     return 0;
 }
 
-/* org.freedesktop.login1.Manager.Inhibit(what, who, why, mode) -> h. sd_bus_call_method and
- * sd_bus_message_read are variadic. The reply owns its fd, so this returns an O_CLOEXEC dup
- * (>= 3) the caller must close, or -errno with *error filled in. */
+/* org.freedesktop.login1.Manager.Inhibit(what, who, why, mode) -> h, waiting at most
+ * timeout_usec. sd_bus_message_append and sd_bus_message_read are variadic. The reply owns
+ * its fd, so this returns an O_CLOEXEC dup (>= 3) the caller must close, or -errno with
+ * *error filled in. */
 static inline int csd_bus_login1_inhibit(sd_bus *bus, const char *what, const char *who,
-                                         const char *why, const char *mode, sd_bus_error *error) {
-    sd_bus_message *reply = NULL;
+                                         const char *why, const char *mode, uint64_t timeout_usec,
+                                         sd_bus_error *error) {
+    sd_bus_message *m = NULL, *reply = NULL;
     int fd = -1;
-    int r = sd_bus_call_method(bus, "org.freedesktop.login1", "/org/freedesktop/login1",
-                               "org.freedesktop.login1.Manager", "Inhibit", error, &reply,
-                               "ssss", what, who, why, mode);
+    int r = sd_bus_message_new_method_call(bus, &m, "org.freedesktop.login1", "/org/freedesktop/login1",
+                                           "org.freedesktop.login1.Manager", "Inhibit");
+    if (r < 0) return r;
+    r = sd_bus_message_append(m, "ssss", what, who, why, mode);
+    if (r >= 0) r = sd_bus_call(bus, m, timeout_usec, error, &reply);
+    sd_bus_message_unref(m);
     if (r < 0) return r;
     r = sd_bus_message_read(reply, "h", &fd);
     if (r >= 0) {

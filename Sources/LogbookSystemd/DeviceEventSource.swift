@@ -6,13 +6,17 @@ internal import CLogbookSystemd
 
 /// One uevent as the sd-device monitor delivered it, copied out of libsystemd.
 struct DeviceEvent: Sendable, Equatable {
-    /// `add`, `remove`, `change`, `bind`… (nil if libsystemd gave none).
+    /// `add`, `remove`, `change`, `bind`… (nil for a device found by enumeration).
     var action: String?
+    /// The device's sysfs path: the key pairing an `add` with its `remove`.
+    var syspath: String?
     /// The kernel name (`AC`, `ttyUSB0`, `1-1.2`).
     var sysname: String?
     /// The device node (`/dev/ttyUSB0`), if any.
     var devname: String?
-    /// `ID_VENDOR_ID` / `ID_MODEL_ID` (udev properties; lower-case hex).
+    /// Symlinks udev made to the node (`/dev/serial/by-id/…`).
+    var devlinks: [String] = []
+    /// USB vendor and product ids, lower-case hex (`10c4`, `ea60`), if known.
     var vendorID: String?
     var productID: String?
 }
@@ -31,7 +35,12 @@ final class DeviceEventSource {
     let fd: Int32
 
     /// Opens a monitor for `subsystem`; throws the negative errno libsystemd returned.
-    init(subsystem: String, handler: @escaping (DeviceEvent) -> Void) throws(DeviceSourceError) {
+    convenience init(subsystem: String, handler: @escaping (DeviceEvent) -> Void) throws(DeviceSourceError) {
+        try self.init(subsystems: [subsystem], handler: handler)
+    }
+
+    /// Opens a monitor for several subsystems.
+    init(subsystems: [String], handler: @escaping (DeviceEvent) -> Void) throws(DeviceSourceError) {
         self.handler = handler
         var e: OpaquePointer?
         var r = sd_event_new(&e)
@@ -45,10 +54,13 @@ final class DeviceEventSource {
         }
         monitor = m
         fd = sd_event_get_fd(e)
-        let steps: [(String, () -> Int32)] = [
-            ("filter_add_match_subsystem_devtype", { sd_device_monitor_filter_add_match_subsystem_devtype(m, subsystem, nil) }),
-            ("attach_event", { sd_device_monitor_attach_event(m, e) }),
-        ]
+        var steps: [(String, () -> Int32)] = subsystems.map { subsystem in
+            (
+                "filter_add_match_subsystem_devtype",
+                { sd_device_monitor_filter_add_match_subsystem_devtype(m, subsystem, nil) }
+            )
+        }
+        steps.append(("attach_event", { sd_device_monitor_attach_event(m, e) }))
         for (call, step) in steps {
             let rc = step()
             if rc < 0 {
@@ -85,14 +97,44 @@ final class DeviceEventSource {
         event = nil
     }
 
-    private static func copy(_ device: OpaquePointer) -> DeviceEvent {
+    /// The devices of `subsystems` present now (sd-device enumerator), as action-less events.
+    static func enumerate(subsystems: [String]) throws(DeviceSourceError) -> [DeviceEvent] {
+        var en: OpaquePointer?
+        let r = sd_device_enumerator_new(&en)
+        guard r >= 0, let en else { throw DeviceSourceError(call: "sd_device_enumerator_new", code: r) }
+        defer { sd_device_enumerator_unref(en) }
+        // Also devices udevd has not processed (or no udevd at all): the kernel's name and
+        // PRODUCT still match; udev's later `add` adds ID_*/DEVLINKS matches.
+        let allow = sd_device_enumerator_allow_uninitialized(en)
+        if allow < 0 { throw DeviceSourceError(call: "sd_device_enumerator_allow_uninitialized", code: allow) }
+        for subsystem in subsystems {
+            let rc = sd_device_enumerator_add_match_subsystem(en, subsystem, 1)
+            if rc < 0 { throw DeviceSourceError(call: "sd_device_enumerator_add_match_subsystem", code: rc) }
+        }
+        var out: [DeviceEvent] = []
+        var device = sd_device_enumerator_get_device_first(en)
+        while let d = device {
+            out.append(copy(d, action: false))
+            device = sd_device_enumerator_get_device_next(en)
+        }
+        return out
+    }
+
+    static func copy(_ device: OpaquePointer, action: Bool = true) -> DeviceEvent {
         var out = DeviceEvent()
         // 252 has no sd_device_action_to_string; the uevent's ACTION property says the same.
-        out.action = string { sd_device_get_property_value(device, "ACTION", &$0) }
+        if action { out.action = string { sd_device_get_property_value(device, "ACTION", &$0) } }
+        out.syspath = string { sd_device_get_syspath(device, &$0) }
         out.sysname = string { sd_device_get_sysname(device, &$0) }
         out.devname = string { sd_device_get_devname(device, &$0) }
+        out.devlinks = (string { sd_device_get_property_value(device, "DEVLINKS", &$0) } ?? "")
+            .split(separator: " ").map(String.init)
+        // udev's ID_* first; the kernel's PRODUCT=vid/pid/bcd (usb_device) otherwise.
         out.vendorID = string { sd_device_get_property_value(device, "ID_VENDOR_ID", &$0) }
         out.productID = string { sd_device_get_property_value(device, "ID_MODEL_ID", &$0) }
+        if out.vendorID == nil, let product = string({ sd_device_get_property_value(device, "PRODUCT", &$0) }) {
+            (out.vendorID, out.productID) = DeviceEvent.usbIDs(fromProduct: product)
+        }
         return out
     }
 
@@ -100,6 +142,22 @@ final class DeviceEventSource {
         var p: UnsafePointer<CChar>?
         guard get(&p) >= 0, let p else { return nil }
         return String(cString: p)
+    }
+}
+
+extension DeviceEvent {
+    /// `10c4/ea60/100` (hex without leading zeros) → (`10c4`, `ea60`).
+    static func usbIDs(fromProduct product: String) -> (String?, String?) {
+        let parts = product.split(separator: "/")
+        guard parts.count >= 2, let v = UInt16(parts[0], radix: 16), let p = UInt16(parts[1], radix: 16) else {
+            return (nil, nil)
+        }
+        return (hex4(v), hex4(p))
+    }
+
+    static func hex4(_ v: UInt16) -> String {
+        let s = String(v, radix: 16)
+        return String(repeating: "0", count: 4 - s.count) + s
     }
 }
 

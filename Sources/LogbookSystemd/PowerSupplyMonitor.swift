@@ -56,13 +56,12 @@ public final class PowerSupplyMonitor: Sendable {
 
     /// Starts watching (reports the initial state first). Does nothing if already started.
     public func start() {
-        let watch = PowerSupplyWatch(
-            supplies: supplies, vehicle: vehicle, sysfsRoot: sysfsRoot, logger: logger, emit: onSignal)
-        let useUevents = sysfsRoot == "/sys"
+        let (supplies, vehicle, root, log, emit) = (supplies, vehicle, sysfsRoot, logger, onSignal)
         let interval = pollMilliseconds(pollInterval)
-        let log = logger
         let started = loop.start { control in
-            PowerSupplyMonitor.run(watch, useUevents: useUevents, intervalMs: interval, control: control, logger: log)
+            // The watch's mutable state is created on, and stays on, the loop thread.
+            let watch = PowerSupplyWatch(supplies: supplies, vehicle: vehicle, sysfsRoot: root, logger: log, emit: emit)
+            PowerSupplyMonitor.run(watch, useUevents: root == "/sys", intervalMs: interval, control: control, logger: log)
         }
         if !started { logger.error("power-supply monitor: could not start its thread") }
     }
@@ -80,7 +79,9 @@ public final class PowerSupplyMonitor: Sendable {
         if useUevents {
             do {
                 source = try DeviceEventSource(subsystem: "power_supply") { event in
-                    logger.debug("power-supply uevent", metadata: ["action": "\(event.action ?? "?")", "device": "\(event.sysname ?? "?")"])
+                    logger.debug(
+                        "power-supply uevent",
+                        metadata: ["action": "\(event.action ?? "?")", "device": "\(event.sysname ?? "?")"])
                 }
             } catch {
                 logger.notice("power-supply monitor: no uevents, polling only", metadata: ["error": "\(error)"])

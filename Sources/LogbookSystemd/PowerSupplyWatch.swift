@@ -26,11 +26,8 @@ enum PowerSupplyReading: Equatable {
     }
 }
 
-/// The per-supply state the monitor's loop keeps; confined to that loop's thread.
-///
-/// A `final class` only so the loop closure can capture it; it is handed to exactly one
-/// thread at `start` and never touched elsewhere. `@unchecked Sendable` for that hand-over.
-final class PowerSupplyWatch: @unchecked Sendable {
+/// The per-supply state the monitor's loop keeps; created and used on that loop's thread only.
+final class PowerSupplyWatch {
     private let supplies: [String]
     private let vehicle: String?
     private let sysfsRoot: String
