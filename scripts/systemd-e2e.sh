@@ -55,9 +55,11 @@ prop() { ct systemctl show -P "$2" "$1" 2>/dev/null || true; }
 # Run as an unprivileged user inside the container.
 as_user() { local u=$1; shift; ct runuser -u "$u" -- "$@"; }
 
+EXTRA_DIRS=()   # scratch dirs of this script, removed on exit
 cleanup() {
   local rc=$?
   ct_teardown
+  if [ ${#EXTRA_DIRS[@]} -gt 0 ]; then rm -rf "${EXTRA_DIRS[@]}"; fi
   exit "$rc"
 }
 trap cleanup EXIT
@@ -282,8 +284,8 @@ journal_fields() {
 DEB1=; DEB2=
 deb_build() {
   local d=$CT_SCRATCH_DEB out
-  out=$( { "$ROOT/scripts/build-deb.sh" --bin-dir "$BIN_DIR" --version 0.0.1~e2e1 --out "$d" \
-        && "$ROOT/scripts/build-deb.sh" --bin-dir "$BIN_DIR" --version 0.0.1~e2e2 --out "$d"; } 2>&1) \
+  out=$( { "$ROOT/scripts/build-deb.sh" --bin-dir "$BIN_DIR" --version 0.0.1~e2e1 --compress gzip --out "$d" \
+        && "$ROOT/scripts/build-deb.sh" --bin-dir "$BIN_DIR" --version 0.0.1~e2e2 --compress gzip --out "$d"; } 2>&1) \
     || { fail deb-build "$(tail -3 <<<"$out" | tr '\n' ' ')"; return 1; }
   DEB1=$(ls "$d"/logbook_0.0.1~e2e1_*.deb); DEB2=$(ls "$d"/logbook_0.0.1~e2e2_*.deb)
   ok deb-build "$(basename "$DEB1") $(( $(stat -c %s "$DEB1") / 1024 )) KiB, $(basename "$DEB2")"
@@ -292,6 +294,9 @@ deb_build() {
 deb_install() {
   local out rc=0 st en u conf
   cp "$DEB1" "$DEB2" "$CT_SHARE/"
+  # CI images (docker-style) ship a policy-rc.d that forbids starting services; a Pi does
+  # not. Remove it in the container's overlay so the postinst start/restart is exercised.
+  ct rm -f /usr/sbin/policy-rc.d
   out=$(CT_TIMEOUT=120 ct env DEBIAN_FRONTEND=noninteractive dpkg -i "/mnt/e2e/$(basename "$DEB1")" 2>&1) || rc=$?
   st=$(prop logbookd.service ActiveState); en=$(ct systemctl is-enabled logbookd.service 2>/dev/null || true)
   u=$(ct id -un logbook 2>/dev/null || true); conf=$(ct test -f /etc/logbook/logbookd.toml && echo yes || echo no)
@@ -335,25 +340,28 @@ deb_purge() {
 # ------------------------------------------------------------------ main
 preflight
 
+# Steps that need a running daemon; reported as FAIL "not run" when an earlier step broke.
+DAEMON_STEPS="status-text user gps-fixes trip-service control-socket cli-member watchdog journal-recovery stop journal-fields"
+not_run() { local s; for s in $2; do fail "$s" "not run ($1)"; done; }
 if boot boot; then
   if install_units; then
     gps_replay
     if start_target; then
       status_text; run_user; gps_fixes; trip_service; control_socket; cli_member
       watchdog; journal_recovery; stop_service; journal_fields
-    fi
-  fi
-fi
+    else not_run "start failed" "$DAEMON_STEPS"; fi
+  else not_run "install failed" "gps-replay start $DAEMON_STEPS"; fi
+else not_run "boot failed" "install gps-replay start $DAEMON_STEPS"; fi
 if [ -n "${LOGBOOK_E2E_KEEP_LOGS:-}" ]; then mkdir -p "$LOGBOOK_E2E_KEEP_LOGS"; ct journalctl -b --no-pager -o short-monotonic > "$LOGBOOK_E2E_KEEP_LOGS/journal-units.log" 2>&1 || true; fi
 ct_teardown
 
 if [ "${LOGBOOK_E2E_SKIP_DEB:-0}" != 1 ]; then
   CT_SCRATCH_DEB=$(mktemp -d "${TMPDIR:-/tmp}/logbook-e2e-deb.XXXXXX")
-  # shellcheck disable=SC2064  # the path is fixed now
-  trap "rm -rf '$CT_SCRATCH_DEB'; cleanup" EXIT
-  if deb_build && boot deb-boot; then
-    deb_install; deb_upgrade; deb_purge
-  fi
+  EXTRA_DIRS+=("$CT_SCRATCH_DEB")
+  if deb_build; then
+    if boot deb-boot; then deb_install; deb_upgrade; deb_purge
+    else not_run "boot failed" "deb-install deb-upgrade deb-purge"; fi
+  else not_run "deb-build failed" "deb-boot deb-install deb-upgrade deb-purge"; fi
   if [ -n "${LOGBOOK_E2E_KEEP_LOGS:-}" ] && [ -n "$CT_PID1" ]; then ct journalctl -b --no-pager -o short-monotonic > "$LOGBOOK_E2E_KEEP_LOGS/journal-deb.log" 2>&1 || true; fi
   ct_teardown
 fi
