@@ -6,7 +6,7 @@
 #   --bin-dir DIR  use already built logbookd/logbook from DIR; without it the script runs
 #                  `swift build -c release --static-swift-stdlib` and uses .build/release
 #   --version V    package version (default 0.1.0~git<date>.<commit>)
-#   --out DIR      where to put logbook_<version>_<arch>.deb (default dist/)
+#   --out DIR      where to put logbook_<version>_<arch>.deb (default out/, git-ignored)
 #   --no-strip     keep debug info (default: strip --strip-debug, symbols stay for backtraces)
 #   --compress C   dpkg-deb compressor: xz (default, smallest), gzip (fast), none
 #
@@ -22,7 +22,7 @@ set -euo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT=$(cd "$HERE/.." && pwd)
 PKG=$ROOT/packaging/debian
-BIN_DIR=; VERSION=; OUT=$ROOT/dist; STRIP=1; COMPRESS=xz
+BIN_DIR=; VERSION=; OUT=$ROOT/out; STRIP=1; COMPRESS=xz
 
 usage() { sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 64; }
 while [ $# -gt 0 ]; do
