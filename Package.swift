@@ -49,6 +49,7 @@ let package = Package(
                 "LogbookCore", "LogbookJournal", "LogbookGPSD", "LogbookSystemd",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ]),
 

@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: MIT
+/// The live-activity state of DESIGN.md §3 (`live.json`, socket `status`/`watch`), schema 1.
+public struct LiveState: Sendable, Equatable {
+    public static let schema = 1
+
+    /// Increases with every published update.
+    public var seq: UInt64 = 0
+    /// Wall-clock time of the update.
+    public var updatedAt: GPSTime = GPSTime(nanoseconds: 0)
+    public var gps = GPSBlock()
+    /// The trip being recorded, nil when idle.
+    public var trip: TripBlock?
+    /// The last ended trip, for 60 s after it ended.
+    public var lastTrip: TripBlock?
+
+    public init() {}
+
+    /// The receiver and connection half of the state.
+    public struct GPSBlock: Sendable, Equatable {
+        public var connected = false
+        public var mode: FixMode = .notSeen
+        public var time: GPSTime?
+        public var latitude: Double?
+        public var longitude: Double?
+        public var speed: Double?
+        public var track: Double?
+        public var eph: Double?
+        public var satellitesUsed: Int?
+        /// Distinct fixes accepted since the daemon started.
+        public var fixes = 0
+        /// Fixes the filter refused.
+        public var rejected = 0
+        public init() {}
+    }
+
+    /// A trip's summary as the live state shows it.
+    public struct TripBlock: Sendable, Equatable {
+        public var id: TripID
+        public var active: Bool
+        public var vehicle: Vehicle?
+        public var startedAt: GPSTime?
+        public var startReason: String
+        public var durationSeconds: Double
+        public var distanceMeters: Double
+        public var speed: Double?
+        public var maxSpeed: Double
+        public var averageSpeed: Double
+        public var points: Int
+        public var endedAt: GPSTime?
+        public var endReason: String?
+
+        public init(
+            id: TripID, active: Bool, vehicle: Vehicle?, startedAt: GPSTime?, startReason: String,
+            durationSeconds: Double, distanceMeters: Double, speed: Double?, maxSpeed: Double,
+            averageSpeed: Double, points: Int, endedAt: GPSTime? = nil, endReason: String? = nil
+        ) {
+            self.id = id
+            self.active = active
+            self.vehicle = vehicle
+            self.startedAt = startedAt
+            self.startReason = startReason
+            self.durationSeconds = durationSeconds
+            self.distanceMeters = distanceMeters
+            self.speed = speed
+            self.maxSpeed = maxSpeed
+            self.averageSpeed = averageSpeed
+            self.points = points
+            self.endedAt = endedAt
+            self.endReason = endReason
+        }
+    }
+}
+
+extension LiveState {
+    /// The JSON object, fields in the documented order, SI units.
+    public var json: JSONValue {
+        .object([
+            ("schema", .number(Double(Self.schema))),
+            ("seq", .number(Double(seq))),
+            ("updated_at", .string(updatedAt.description)),
+            ("gps", gps.json),
+            ("trip", trip?.json ?? .null),
+            ("last_trip", lastTrip?.json ?? .null),
+        ])
+    }
+}
+
+extension LiveState.GPSBlock {
+    public var json: JSONValue {
+        .object([
+            ("connected", .bool(connected)),
+            ("mode", .number(Double(mode.rawValue))),
+            ("time", .string(time?.description)),
+            ("lat", .number(latitude)),
+            ("lon", .number(longitude)),
+            ("speed_mps", .number(speed)),
+            ("track_deg", .number(track)),
+            ("eph_m", .number(eph)),
+            ("satellites_used", .integer(satellitesUsed)),
+            ("fixes", .number(Double(fixes))),
+            ("rejected", .number(Double(rejected))),
+        ])
+    }
+}
+
+extension LiveState.TripBlock {
+    public var json: JSONValue {
+        var members: [(String, JSONValue)] = [
+            ("id", .string(id.description)),
+            ("active", .bool(active)),
+            ("vehicle", vehicle?.json ?? .null),
+            ("started_at", .string(startedAt?.description)),
+            ("start_reason", .string(startReason)),
+            ("duration_s", .number(durationSeconds.rounded())),
+            ("distance_m", .number((distanceMeters * 10).rounded() / 10)),
+            ("speed_mps", .number(speed)),
+            ("max_speed_mps", .number(maxSpeed)),
+            ("avg_speed_mps", .number(averageSpeed)),
+            ("points", .number(Double(points))),
+        ]
+        if !active {
+            members.append(("ended_at", .string(endedAt?.description)))
+            members.append(("end_reason", .string(endReason)))
+        }
+        return .object(members)
+    }
+}
+
+extension Vehicle {
+    public var json: JSONValue {
+        .object([
+            ("id", .string(id)), ("name", .string(name)), ("make", .string(make)),
+            ("model", .string(model)), ("year", .integer(year)), ("registration", .string(registration)),
+        ])
+    }
+}

@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: MIT
+public import LogbookGPSD
+public import LogbookSystemd
+public import Logging
+internal import LogbookCore
+public import ServiceLifecycle
+public import UnixSignals
+
+/// Builds the daemon's services: the seam both `main` and the tests call.
+public struct Daemon: Sendable {
+    public let configuration: DaemonConfiguration
+    public let gpsSource: GPSDSource
+    let state = DaemonState()
+    let logger: Logger
+    let notifier: SystemdNotifier
+
+    /// Prepares directories; nothing runs until ``run()``.
+    ///
+    /// - Throws: ``DaemonError`` when a directory cannot be created.
+    public init(configuration: DaemonConfiguration, logger: Logger, notifier: SystemdNotifier = SystemdNotifier()) throws {
+        self.configuration = configuration
+        self.logger = logger
+        self.notifier = notifier
+        for dir in [configuration.stateDirectory, configuration.runtimeDirectory] {
+            let rc = makeDirectories(dir)
+            guard rc == 0 else { throw DaemonError.directory(dir, errnoText(rc)) }
+        }
+        gpsSource = GPSDSource(endpoint: configuration.gpsd, logger: logger)
+    }
+
+    /// The service group; `main` runs it with SIGTERM/SIGINT as graceful-shutdown signals.
+    public func makeServiceGroup(gracefulShutdownSignals: [UnixSignal] = [.sigterm, .sigint]) -> ServiceGroup {
+        let (events, continuation) = AsyncStream.makeStream(of: PipelineEvent.self, bufferingPolicy: .bufferingOldest(1 << 16))
+        let stall = StallSwitch()
+        // Shutdown runs in reverse order: tell systemd, stop the reader, drain the
+        // pipeline, stop pinging, publish the final state.
+        var services: [any Service] = [
+            LiveStatePublisher(path: configuration.liveStatePath, interval: configuration.liveInterval, state: state, logger: logger),
+        ]
+        if let interval = notifier.watchdogInterval {
+            services.append(WatchdogService(interval: interval, notifier: notifier, state: state, reader: gpsSource, logger: logger))
+        }
+        services.append(PipelineService(events: events, state: state, notifier: notifier, logger: logger, gpsd: configuration.gpsd, stall: stall))
+        services.append(TickerService(events: continuation))
+        services.append(GPSReaderService(source: gpsSource, events: continuation))
+        if configuration.debugStallSignal { services.append(StallHookService(stall: stall, logger: logger)) }
+        services.append(ShutdownNotifierService(notifier: notifier, logger: logger))
+        var config = ServiceGroupConfiguration(
+            services: services.map { ServiceGroupConfiguration.ServiceConfiguration(service: $0) },
+            gracefulShutdownSignals: gracefulShutdownSignals, logger: logger)
+        config.maximumGracefulShutdownDuration = .seconds(10)
+        return ServiceGroup(configuration: config)
+    }
+
+    /// Runs until SIGTERM/SIGINT.
+    public func run() async throws {
+        try await makeServiceGroup().run()
+    }
+}
+
+/// Why the daemon could not start.
+public enum DaemonError: Error, CustomStringConvertible {
+    case directory(String, String)
+
+    public var description: String {
+        switch self {
+        case .directory(let path, let why): "cannot create directory \(path): \(why)"
+        }
+    }
+}
+
+/// Turns SIGUSR1 into a pipeline stall; only installed for the systemd watchdog test.
+struct StallHookService: Service {
+    let stall: StallSwitch
+    let logger: Logger
+
+    func run() async {
+        for await _ in await UnixSignalsSequence(trapping: .sigusr1).cancelOnGracefulShutdown() {
+            logger.warning("SIGUSR1: stalling the pipeline (debug hook)")
+            stall.turnOn()
+        }
+    }
+}

@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: MIT
+public import LogbookGPSD
+public import Logging
+
+/// Everything `logbookd` is configured with. Defaults are the shipped `config/logbookd.toml`.
+///
+/// Precedence: command-line flags, then `LOGBOOKD_*` environment variables, then the
+/// config file, then these defaults.
+public struct DaemonConfiguration: Sendable {
+    /// The file `logbookd` reads when `--config` is not given (missing is fine).
+    public static let defaultFile = "/etc/logbook/logbookd.toml"
+
+    public var gpsd = GPSDEndpoint()
+    public var stateDirectory = "/var/lib/logbook"
+    public var runtimeDirectory = "/run/logbook"
+    public var logLevel: Logger.Level = .info
+    /// How often `live.json` is replaced (the contract is at least every 2 s).
+    public var liveInterval: Duration = .seconds(1)
+    /// Group-commit interval of the journal (1–10 s).
+    public var commitInterval: Duration = .seconds(5)
+    /// Test hook: SIGUSR1 stalls the pipeline (`LOGBOOKD_DEBUG_STALL_SIGNAL=1`), so the
+    /// systemd watchdog test can see a hung daemon restarted. Never set in production.
+    public var debugStallSignal = false
+
+    public init() {}
+
+    /// `<state-dir>/journal`.
+    public var journalDirectory: String { stateDirectory + "/journal" }
+    /// `<runtime-dir>/live.json`.
+    public var liveStatePath: String { runtimeDirectory + "/live.json" }
+
+    /// Command-line values that override the file and the environment.
+    public struct Overrides: Sendable {
+        public var gpsd: String?
+        public var stateDirectory: String?
+        public var runtimeDirectory: String?
+        public var logLevel: String?
+        public init(gpsd: String? = nil, stateDirectory: String? = nil, runtimeDirectory: String? = nil, logLevel: String? = nil) {
+            self.gpsd = gpsd
+            self.stateDirectory = stateDirectory
+            self.runtimeDirectory = runtimeDirectory
+            self.logLevel = logLevel
+        }
+    }
+
+    /// Loads the configuration.
+    ///
+    /// - Parameters:
+    ///   - file: `--config`; a file named here must exist. Nil reads ``defaultFile`` if present.
+    ///   - environment: the process environment (`LOGBOOKD_*` keys are read).
+    ///   - overrides: command-line flags.
+    /// - Throws: ``ConfigError`` naming the key, variable or flag at fault.
+    public static func load(
+        file: String?, environment: [String: String], overrides: Overrides = Overrides()
+    ) throws(ConfigError) -> DaemonConfiguration {
+        let path = file ?? environment["LOGBOOKD_CONFIG"]
+        var root: ConfigValue?
+        var source: String?
+        if let path {
+            guard let text = try readConfigFile(path, required: true) else {
+                throw ConfigError(key: nil, file: path, problem: "config file not found")
+            }
+            root = try ConfigValue.parseTOML(text, file: path)
+            source = path
+        } else if let text = try readConfigFile(defaultFile, required: false) {
+            root = try ConfigValue.parseTOML(text, file: defaultFile)
+            source = defaultFile
+        }
+        var env = environment
+        // Short aliases documented in DESIGN.md §3.
+        if let v = environment["LOGBOOKD_GPSD"], env["LOGBOOKD_GPSD_ADDRESS"] == nil { env["LOGBOOKD_GPSD_ADDRESS"] = v }
+        var reader = ConfigReader(root: root, file: source, environment: env)
+        var config = DaemonConfiguration()
+        try config.read(&reader)
+        config.debugStallSignal = environment["LOGBOOKD_DEBUG_STALL_SIGNAL"] == "1"
+        try reader.rejectUnknownKeys()
+        try config.apply(overrides)
+        return config
+    }
+
+    private mutating func read(_ r: inout ConfigReader) throws(ConfigError) {
+        if let s = try r.string("gpsd.address") { gpsd = try Self.endpoint(s, key: "gpsd.address") }
+        if let s = try r.string("state_dir") { stateDirectory = try Self.directory(s, key: "state_dir") }
+        if let s = try r.string("runtime_dir") { runtimeDirectory = try Self.directory(s, key: "runtime_dir") }
+        if let s = try r.string("log_level") { logLevel = try Self.level(s, key: "log_level") }
+        if let d = try r.double("live.interval_s", in: 0.2...2) { liveInterval = .milliseconds(Int64(d * 1000)) }
+        if let d = try r.double("journal.commit_interval_s", in: 1...10) { commitInterval = .milliseconds(Int64(d * 1000)) }
+    }
+
+    private mutating func apply(_ o: Overrides) throws(ConfigError) {
+        if let s = o.gpsd { gpsd = try Self.endpoint(s, key: "--gpsd") }
+        if let s = o.stateDirectory { stateDirectory = try Self.directory(s, key: "--state-dir") }
+        if let s = o.runtimeDirectory { runtimeDirectory = try Self.directory(s, key: "--runtime-dir") }
+        if let s = o.logLevel { logLevel = try Self.level(s, key: "--log-level") }
+    }
+
+    private static func endpoint(_ s: String, key: String) throws(ConfigError) -> GPSDEndpoint {
+        guard let e = GPSDEndpoint(parsing: s) else {
+            throw ConfigError(key: key, file: nil, problem: "expected HOST:PORT, got \"\(s)\"")
+        }
+        return e
+    }
+
+    private static func directory(_ s: String, key: String) throws(ConfigError) -> String {
+        guard s.hasPrefix("/") else {
+            throw ConfigError(key: key, file: nil, problem: "must be an absolute path, got \"\(s)\"")
+        }
+        return s.count > 1 && s.hasSuffix("/") ? String(s.dropLast()) : s
+    }
+
+    private static func level(_ s: String, key: String) throws(ConfigError) -> Logger.Level {
+        guard let level = Logger.Level(rawValue: s.lowercased()) else {
+            let names = Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")
+            throw ConfigError(key: key, file: nil, problem: "expected one of \(names), got \"\(s)\"")
+        }
+        return level
+    }
+}

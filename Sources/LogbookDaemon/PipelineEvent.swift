@@ -1,0 +1,9 @@
+// SPDX-License-Identifier: MIT
+internal import LogbookGPSD
+
+/// Everything the pipeline reacts to, merged into one stream so it is handled in order.
+enum PipelineEvent: Sendable {
+    case gps(GPSDEvent)
+    /// Once a second: drives timers and proves the pipeline turns.
+    case tick
+}

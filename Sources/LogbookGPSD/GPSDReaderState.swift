@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: MIT
+internal import CLogbookGPS
+internal import LogbookCore
+
+/// What one TPV report turned out to be.
+enum TPVOutcome {
+    case fix(Fix)
+    case noFix(FixMode, GPSTime?)
+    case duplicate
+    case invalid
+}
+
+/// Per-thread state of the reader: turns flat TPV copies into fixes, once per epoch.
+struct GPSDReaderState {
+    private var seen = FixDeduplicator()
+
+    mutating func classify(_ raw: cgps_fix) -> TPVOutcome {
+        let time = raw.time_set != 0 ? GPSTime(seconds: Int64(raw.time_sec), nanoseconds: Int64(raw.time_nsec)) : nil
+        let mode = FixMode(rawValue: Int(raw.mode)) ?? .notSeen
+        guard mode.rawValue >= FixMode.twoD.rawValue else { return .noFix(mode, time) }
+        guard let time, raw.latlon_set != 0, raw.latitude.isFinite, raw.longitude.isFinite else {
+            return .invalid
+        }
+        guard seen.insert(time) else { return .duplicate }
+        return .fix(
+            Fix(
+                time: time, mode: mode, latitude: raw.latitude, longitude: raw.longitude,
+                altitudeHAE: finite(raw.alt_hae), altitudeMSL: finite(raw.alt_msl),
+                speed: finite(raw.speed), track: finite(raw.track), climb: finite(raw.climb),
+                eph: finite(raw.eph), epv: finite(raw.epv), eps: finite(raw.eps),
+                satellitesUsed: raw.satellites_used > 0 ? Int(raw.satellites_used) : nil))
+    }
+
+    private func finite(_ v: Double) -> Double? { v.isFinite ? v : nil }
+}
+
+extension GPSDStatistics {
+    mutating func record(_ outcome: TPVOutcome) {
+        reports += 1
+        switch outcome {
+        case .fix: fixes += 1
+        case .noFix: noFix += 1
+        case .duplicate: duplicates += 1
+        case .invalid: invalid += 1
+        }
+    }
+}

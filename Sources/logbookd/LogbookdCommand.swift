@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: MIT
+import ArgumentParser
+import LogbookDaemon
+import LogbookSystemd
+import Logging
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `logbookd`: records trips from gpsd fixes and vehicle signals.
+struct LogbookdCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "logbookd", abstract: "Record car trips from gpsd into a tamper-evident journal.")
+
+    @Option(name: .customLong("config"), help: "Config file (default /etc/logbook/logbookd.toml if present).")
+    var configFile: String?
+
+    @Option(name: .customLong("gpsd"), help: "gpsd address, HOST:PORT.")
+    var gpsd: String?
+
+    @Option(name: .customLong("state-dir"), help: "State directory (journal, keys).")
+    var stateDir: String?
+
+    @Option(name: .customLong("runtime-dir"), help: "Runtime directory (live.json, control socket).")
+    var runtimeDir: String?
+
+    @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
+    var logLevel: String?
+
+    func run() async throws {
+        let configuration: DaemonConfiguration
+        do {
+            configuration = try DaemonConfiguration.load(
+                file: configFile, environment: processEnvironment(),
+                overrides: .init(gpsd: gpsd, stateDirectory: stateDir, runtimeDirectory: runtimeDir, logLevel: logLevel))
+        } catch {
+            printError("logbookd: config error: \(error)")
+            throw ExitCode(78)
+        }
+        let level = configuration.logLevel
+        let toJournal = SystemdNotifier.stderrIsJournal
+        LoggingSystem.bootstrap { label in
+            var handler: any LogHandler =
+                toJournal ? JournaldLogHandler(label: label, identifier: "logbookd") : StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        let logger = Logger(label: "logbookd")
+        let daemon: Daemon
+        do {
+            daemon = try Daemon(configuration: configuration, logger: logger)
+        } catch {
+            printError("logbookd: \(error)")
+            throw ExitCode(73)  // EX_CANTCREAT
+        }
+        try await daemon.run()
+    }
+}
+
+func printError(_ text: String) {
+    let bytes = Array((text + "\n").utf8)
+    _ = bytes.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+}
+
+func processEnvironment() -> [String: String] {
+    var env: [String: String] = [:]
+    var p = environ
+    while let entry = p.pointee {
+        let s = String(cString: entry)
+        if let eq = s.firstIndex(of: "=") { env[String(s[..<eq])] = String(s[s.index(after: eq)...]) }
+        p += 1
+    }
+    return env
+}
