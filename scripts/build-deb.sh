@@ -10,9 +10,7 @@
 #   --no-strip     keep debug info (default: strip --strip-debug, symbols stay for backtraces)
 #   --compress C   dpkg-deb compressor: xz (default, smallest), gzip (fast), none
 #
-# Contents: /usr/bin/{logbookd,logbook}, /usr/libexec/logbook/swift-backtrace-static (from
-# the toolchain, when found: logbookd.service points SWIFT_BACKTRACE at it because
-# MemoryDenyWriteExecute breaks the dynamic backtracer), systemd units, sysusers.d,
+# Contents: /usr/bin/{logbookd,logbook}, systemd units, sysusers.d,
 # tmpfiles.d, logind drop-in, udev rules, /etc/logbook/logbookd.toml (conffile; copied
 # from config/logbookd.toml when the tree has one, else a commented placeholder),
 # maintainer scripts from packaging/debian/. Depends are computed with dpkg-shlibdeps.
@@ -67,17 +65,7 @@ strip_elf() {
 install_file 0755 "$BIN_DIR/logbookd" /usr/bin/logbookd
 install_file 0755 "$BIN_DIR/logbook"  /usr/bin/logbook
 strip_elf "$D/usr/bin/logbookd" "$D/usr/bin/logbook"
-# The static backtracer of the toolchain that built the binaries (same version).
-BT=${SWIFT_BACKTRACE_STATIC:-}
-if [ -z "$BT" ] && command -v swift >/dev/null; then
-  BT=$(dirname "$(readlink -f "$(command -v swift)")")/../libexec/swift/linux/swift-backtrace-static
-fi
-if [ -n "$BT" ] && [ -x "$BT" ]; then
-  install_file 0755 "$BT" /usr/libexec/logbook/swift-backtrace-static
-  strip_elf "$D/usr/libexec/logbook/swift-backtrace-static"
-else
-  echo "build-deb: warning: swift-backtrace-static not found; crash backtraces disabled" >&2
-fi
+# No swift-backtrace-static: the unit disables the backtracer (see logbookd.service).
 
 S=$ROOT/systemd
 install_file 0644 "$S/logbookd.service"            /lib/systemd/system/logbookd.service
