@@ -12,7 +12,7 @@
 #                                  or  systemd-e2e: <step>: FAIL <detail>
 # Steps, container 1 (units installed from systemd/ by hand, test drop-in, private gpsd):
 #   boot install gps-replay start status-text user gps-fixes trip-service control-socket
-#   cli-member watchdog journal-recovery stop journal-fields
+#   cli-member watchdog journal-recovery stop cli-stopped journal-fields
 # Container 2 (the .deb built by scripts/build-deb.sh from the same binaries):
 #   deb-build deb-boot deb-install deb-upgrade deb-purge
 #
@@ -283,6 +283,15 @@ stop_service() {
   fi
 }
 
+# With the daemon stopped, /run/logbook is gone: the CLI must say "daemon unreachable" (69)
+# rather than show a stale live.json.
+cli_stopped() {
+  local out rc=0
+  out=$(as_user e2emember logbook status 2>&1) || rc=$?
+  if [ "$rc" = 69 ]; then ok cli-stopped "\`logbook status\` with the daemon stopped: rc 69 (unreachable)"
+  else fail cli-stopped "\`logbook status\` with the daemon stopped: rc $rc (want 69): $(tr '\n' ' ' <<<"$out" | cut -c1-160)"; fi
+}
+
 journal_fields() {
   local res
   res=$(ct journalctl -b -u logbookd.service -o json --no-pager 2>/dev/null | ct /usr/bin/python3 /mnt/e2e/check.py journal 2>&1 || true)
@@ -350,14 +359,14 @@ deb_purge() {
 preflight
 
 # Steps that need a running daemon; reported as FAIL "not run" when an earlier step broke.
-DAEMON_STEPS="status-text user gps-fixes trip-service control-socket cli-member watchdog journal-recovery stop journal-fields"
+DAEMON_STEPS="status-text user gps-fixes trip-service control-socket cli-member watchdog journal-recovery stop cli-stopped journal-fields"
 not_run() { local s; for s in $2; do fail "$s" "not run ($1)"; done; }
 if boot boot; then
   if install_units; then
     gps_replay
     if start_target; then
       status_text; run_user; gps_fixes; trip_service; control_socket; cli_member
-      watchdog; journal_recovery; stop_service; journal_fields
+      watchdog; journal_recovery; stop_service; cli_stopped; journal_fields
     else not_run "start failed" "$DAEMON_STEPS"; fi
   else not_run "install failed" "gps-replay start $DAEMON_STEPS"; fi
 else not_run "boot failed" "install gps-replay start $DAEMON_STEPS"; fi
