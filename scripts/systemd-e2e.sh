@@ -11,7 +11,7 @@
 # Every step prints exactly one line:  systemd-e2e: <step>: ok [detail]
 #                                  or  systemd-e2e: <step>: FAIL <detail>
 # Steps, container 1 (units installed from systemd/ by hand, test drop-in, private gpsd):
-#   boot install gps-replay start status-text user gps-fixes trip-service control-socket
+#   boot install logind-delay gps-replay start status-text user gps-fixes trip-service control-socket
 #   cli-member watchdog journal-recovery stop cli-stopped journal-fields
 # Container 2 (the .deb built by scripts/build-deb.sh from the same binaries):
 #   deb-build deb-boot deb-install deb-upgrade deb-purge
@@ -133,6 +133,16 @@ EOF
       systemctl daemon-reload' 2>&1); then
     ok install "binaries, units, sysusers, tmpfiles, test config + drop-in; users e2emember (group logbook), e2eother"
   else fail install "$(tail -3 <<<"$out" | tr '\n' ' ')"; return 1; fi
+}
+
+# The logind drop-in must raise InhibitDelayMaxSec (default 5 s) to 30 s. logind reads it
+# at start; in the container it is already running, so restart it there.
+logind_delay() {
+  local v
+  ct systemctl restart systemd-logind.service >/dev/null 2>&1 || true
+  v=$(ct busctl get-property org.freedesktop.login1 /org/freedesktop/login1 org.freedesktop.login1.Manager InhibitDelayMaxUSec 2>&1 || true)
+  if [ "$v" = "t 30000000" ]; then ok logind-delay "logind InhibitDelayMaxUSec=30000000 from 50-logbook.conf"
+  else fail logind-delay "logind InhibitDelayMaxUSec: '$v' (want t 30000000)"; fi
 }
 
 # gpsd replaying the log, as a transient unit inside the container (loopback only).
@@ -363,13 +373,13 @@ DAEMON_STEPS="status-text user gps-fixes trip-service control-socket cli-member 
 not_run() { local s; for s in $2; do fail "$s" "not run ($1)"; done; }
 if boot boot; then
   if install_units; then
-    gps_replay
+    logind_delay; gps_replay
     if start_target; then
       status_text; run_user; gps_fixes; trip_service; control_socket; cli_member
       watchdog; journal_recovery; stop_service; cli_stopped; journal_fields
     else not_run "start failed" "$DAEMON_STEPS"; fi
-  else not_run "install failed" "gps-replay start $DAEMON_STEPS"; fi
-else not_run "boot failed" "install gps-replay start $DAEMON_STEPS"; fi
+  else not_run "install failed" "logind-delay gps-replay start $DAEMON_STEPS"; fi
+else not_run "boot failed" "install logind-delay gps-replay start $DAEMON_STEPS"; fi
 if [ -n "${LOGBOOK_E2E_KEEP_LOGS:-}" ]; then mkdir -p "$LOGBOOK_E2E_KEEP_LOGS"; ct journalctl -b --no-pager -o short-monotonic > "$LOGBOOK_E2E_KEEP_LOGS/journal-units.log" 2>&1 || true; fi
 ct_teardown
 
