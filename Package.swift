@@ -93,7 +93,7 @@ let package = Package(
                            .product(name: "Logging", package: "swift-log")]),
         .testTarget(
             name: "LogbookDaemonTests",
-            dependencies: ["LogbookDaemon", "LogbookCore", "LogbookTestSupport",
+            dependencies: ["LogbookDaemon", "LogbookCore", "LogbookGPSD", "LogbookTestSupport",
                            .product(name: "Logging", package: "swift-log"),
                            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]),
     ],

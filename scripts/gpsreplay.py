@@ -16,6 +16,7 @@ socket there). Must run under /usr/bin/python3: Debian's python3-gps lives there
 import argparse
 import os
 import re
+import signal
 import socket
 import sys
 import time
@@ -122,6 +123,9 @@ class Feeder:
 
 
 def main():
+    # A parent such as a Swift test runner may hand us blocked signals; gpsd inherits
+    # the mask and would then ignore the SIGTERM that ends it.
+    signal.pthread_sigmask(signal.SIG_SETMASK, [])
     args = parse_args()
     port = args.port or free_port()
     session = gpsfake.TestSession(port=port, options="", verbose=0, timeout=0, tcp=args.tcp)

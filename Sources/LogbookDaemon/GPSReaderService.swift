@@ -26,7 +26,8 @@ struct TickerService: Service {
 
     func run() async {
         while !Task.isCancelled, !Task.isShuttingDownGracefully {
-            try? await Task.sleep(for: interval)
+            // The sleep ends at once on shutdown, so stopping never waits for a tick.
+            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: interval) }
             events.yield(.tick)
         }
     }

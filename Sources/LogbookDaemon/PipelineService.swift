@@ -18,6 +18,7 @@ struct PipelineService: Service {
     let stall: StallSwitch
 
     func run() async {
+        var filter = FixFilter()
         var status = StatusLine(notifier: notifier)
         status.set("waiting for gpsd at \(gpsd)")
         notifier.ready()
@@ -26,16 +27,22 @@ struct PipelineService: Service {
             if stall.isOn { await stallForever() }
             state.pipelineTurned()
             switch event {
-            case .gps(let e): handle(e)
-            case .tick: break
+            case .gps(let e):
+                handle(e, &filter)
+                // Connection changes are news at once; fix details wait for the tick.
+                if case .fix = e {} else { status.set(Self.describe(state.snapshot.gps, gpsd: gpsd)) }
+            case .tick:
+                status.set(Self.describe(state.snapshot.gps, gpsd: gpsd))
             }
-            status.set(Self.describe(state.snapshot.gps, gpsd: gpsd))
         }
-        state.update { $0.gps.connected = false }
+        state.update {
+            $0.gps.connected = false
+            $0.gps.mode = .notSeen
+        }
         logger.info("pipeline stopped")
     }
 
-    private func handle(_ event: GPSDEvent) {
+    private func handle(_ event: GPSDEvent, _ filter: inout FixFilter) {
         switch event {
         case .connected:
             state.update { $0.gps.connected = true }
@@ -49,7 +56,11 @@ struct PipelineService: Service {
                 $0.gps.mode = mode
                 if let time { $0.gps.time = time }
             }
-        case .fix(let fix):
+        case .fix(let raw):
+            guard case .accepted(let fix, _) = filter.filter(raw) else {
+                state.update { $0.gps.rejected += 1 }
+                return
+            }
             state.update { s in
                 s.gps.fixes += 1
                 s.gps.mode = fix.mode

@@ -39,7 +39,7 @@ struct WatchdogService: Service {
                     metadata: ["pipeline_age_ms": "\(pipelineAge / 1_000_000)", "reader_age_ms": "\(readerAge / 1_000_000)"])
                 warned = true
             }
-            try? await Task.sleep(for: period)
+            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: period) }
         }
     }
 }
@@ -53,5 +53,6 @@ struct ShutdownNotifierService: Service {
         try? await gracefulShutdown()
         logger.info("stopping")
         notifier.stopping(status: "stopping")
+        notifier.flush()
     }
 }

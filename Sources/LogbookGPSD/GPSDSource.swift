@@ -15,7 +15,7 @@ internal import Synchronization
 /// drops data for a slow reader, so nothing here ever waits on disk.
 public final class GPSDSource: Sendable {
     /// Longest pause between reconnect attempts: a gpsd restart is survived within it.
-    public static let maximumBackoff: Duration = .seconds(2)
+    public static let maximumBackoff: Duration = .seconds(1)
 
     public let endpoint: GPSDEndpoint
     private let logger: Logger
@@ -122,8 +122,8 @@ public final class GPSDSource: Sendable {
     ) -> String {
         while !stopping {
             beat()
-            // 0.5 s bounds how long a stop request waits for the thread.
-            guard gps_waiting(gps, 500_000) else { continue }
+            // 0.25 s bounds how long a stop request waits for the thread.
+            guard gps_waiting(gps, 250_000) else { continue }
             let n = cgps_read(gps, message, Int32(Self.messageCapacity))
             if n < 0 { return "gpsd closed the connection" }
             if n == 0 || cgps_message_is_tpv(message) == 0 { continue }

@@ -1,39 +1,44 @@
 // SPDX-License-Identifier: MIT
 internal import CLogbookSystemd
+internal import Dispatch
 #if canImport(Glibc)
     internal import Glibc
 #endif
 
 /// Talks to the service manager through `sd_notify(3)`.
 ///
-/// Every call is a no-op returning false when `NOTIFY_SOCKET` is unset (not under systemd),
-/// so the daemon calls it unconditionally.
-public struct SystemdNotifier: Sendable {
+/// Every call is a no-op when `NOTIFY_SOCKET` is unset (not under systemd), so the daemon
+/// calls it unconditionally. `sd_notify` is a blocking `sendmsg`: when the manager's
+/// queue is full it waits. Messages therefore go out in order from a serial Dispatch
+/// queue of their own, and callers on the concurrency pool never block.
+public final class SystemdNotifier: Sendable {
+    private let queue = DispatchQueue(label: "logbook.sd-notify")
+
     public init() {}
 
+    /// Waits until every message sent so far has been handed to the manager.
+    public func flush() { queue.sync {} }
+
     /// Sends `READY=1` (optionally with a status line).
-    @discardableResult
-    public func ready(status: String? = nil) -> Bool {
+    public func ready(status: String? = nil) {
         send("READY=1" + (status.map { "\nSTATUS=\(Self.clean($0))" } ?? ""))
     }
 
     /// Sends `STATUS=…`, the line `systemctl status` shows.
-    @discardableResult
-    public func status(_ text: String) -> Bool { send("STATUS=\(Self.clean(text))") }
+    public func status(_ text: String) { send("STATUS=\(Self.clean(text))") }
 
     /// Sends `WATCHDOG=1`.
-    @discardableResult
-    public func watchdog() -> Bool { send("WATCHDOG=1") }
+    public func watchdog() { send("WATCHDOG=1") }
 
     /// Sends `STOPPING=1` (optionally with a status line).
-    @discardableResult
-    public func stopping(status: String? = nil) -> Bool {
+    public func stopping(status: String? = nil) {
         send("STOPPING=1" + (status.map { "\nSTATUS=\(Self.clean($0))" } ?? ""))
     }
 
-    /// Sends raw `KEY=VALUE` lines; true when the manager received them.
-    @discardableResult
-    public func send(_ state: String) -> Bool { sd_notify(0, state) > 0 }
+    /// Queues raw `KEY=VALUE` lines for the manager.
+    public func send(_ state: String) {
+        queue.async { _ = sd_notify(0, state) }
+    }
 
     /// The watchdog interval systemd expects pings within, or nil when the watchdog is off.
     public var watchdogInterval: Duration? {

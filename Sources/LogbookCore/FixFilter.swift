@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: MIT
+/// Thresholds of the ``FixFilter``. Defaults are DESIGN §5 / notes/anchors.md §c.
+public struct FixFilterConfiguration: Sendable, Hashable, Codable {
+    /// Refuse fixes whose horizontal error estimate (eph, 95 %) exceeds this, metres. Default 50.
+    public var maxHorizontalError: Double = 50
+    /// Refuse a fix whose implied speed from the last accepted fix (or whose reported speed)
+    /// exceeds this, m/s. Default 250 km/h.
+    public var maxSpeed: Double = 250 / 3.6
+    /// Below this speed (m/s) the vehicle counts as parked for the jitter rule. Default 1.
+    public var parkedSpeed: Double = 1
+    /// While parked, moves under `max(minJitterRadius, jitterErrorFactor × eph)` are jitter.
+    public var minJitterRadius: Double = 10
+    /// See ``minJitterRadius``. Default 2.
+    public var jitterErrorFactor: Double = 2
+    /// Refuse exactly 0°/0°. Default true.
+    public var rejectNullIsland = true
+    /// After this many consecutive refusals for backwards time or speed, accept the next
+    /// such fix as a new reference: the receiver's clock really jumped, or the last accepted
+    /// fix was the outlier. 0 never resyncs. Default 10.
+    public var resyncAfterConsecutiveRejections = 10
+
+    /// Creates the default configuration.
+    public init() {}
+}
+
+/// A stateful, pure filter between the GPS source and the trip engine.
+///
+/// Order of checks: mode, time, coordinates, accuracy, then against the last accepted fix:
+/// duplicate time, backwards time, implied speed; finally the parked-jitter rule, which never
+/// refuses a fix but marks it `moved: false` so it adds no distance.
+public struct FixFilter: Sendable {
+    /// The thresholds in force.
+    public var configuration: FixFilterConfiguration
+    /// What the filter has counted so far.
+    public private(set) var counters = FixFilterCounters()
+    /// The last accepted fix (moving or jitter).
+    public private(set) var lastAccepted: Fix?
+    /// The last fix accepted as movement: the reference for distance and jitter.
+    public private(set) var anchor: Fix?
+    /// Metres from the previous anchor to the last accepted fix if it moved; 0 for jitter, for
+    /// the first fix and after a resync (a jump must not count as distance).
+    public private(set) var lastStep: Double = 0
+
+    private var consecutiveJumps = 0
+
+    /// Creates a filter with no history.
+    public init(configuration: FixFilterConfiguration = FixFilterConfiguration()) {
+        self.configuration = configuration
+    }
+
+    /// Judges one fix and updates the filter's state and counters.
+    public mutating func filter(_ fix: Fix) -> FixFilterResult {
+        let c = configuration
+        guard fix.mode.rawValue >= FixMode.twoD.rawValue else { return reject(.noFix) }
+        guard fix.time.nanoseconds > 0 else { return reject(.invalidTime) }
+        guard fix.latitude.isFinite, fix.longitude.isFinite, abs(fix.latitude) <= 90,
+            abs(fix.longitude) <= 180
+        else { return reject(.invalidCoordinate) }
+        if c.rejectNullIsland, fix.latitude == 0, fix.longitude == 0 { return reject(.nullIsland) }
+        if let eph = fix.eph, eph.isFinite, eph > c.maxHorizontalError { return reject(.poorAccuracy) }
+        if let speed = fix.speed, speed.isFinite, speed > c.maxSpeed { return reject(.speedOutlier) }
+
+        guard let last = lastAccepted else { return acceptFirst(fix) }
+        if fix.time == last.time { return reject(.duplicate) }
+        if fix.time < last.time { return jump(.timeWentBackwards, fix) }
+        let dt = fix.time.seconds(since: last.time)
+        // Allow the receiver's own noise (the jitter radius) before calling it a jump, so
+        // 10 Hz receivers wobbling a few metres are not flagged.
+        let d = Geodesy.distance(last, fix)
+        if max(0, d - c.minJitterRadius) / dt > c.maxSpeed { return jump(.speedOutlier, fix) }
+        consecutiveJumps = 0
+        return accept(fix, impliedSpeed: d / dt)
+    }
+
+    /// Forgets the reference fixes (not the counters), e.g. after the GPS source reconnects.
+    public mutating func resetReference() {
+        lastAccepted = nil
+        anchor = nil
+        lastStep = 0
+        consecutiveJumps = 0
+    }
+
+    private mutating func reject(_ reason: FixRejectReason) -> FixFilterResult {
+        counters.rejectedByReason[reason, default: 0] += 1
+        return .rejected(reason)
+    }
+
+    /// Backwards time or an outlier: refuse, unless it keeps happening (then start afresh).
+    private mutating func jump(_ reason: FixRejectReason, _ fix: Fix) -> FixFilterResult {
+        consecutiveJumps += 1
+        let limit = configuration.resyncAfterConsecutiveRejections
+        guard limit > 0, consecutiveJumps > limit else { return reject(reason) }
+        counters.resyncs += 1
+        return acceptFirst(fix)
+    }
+
+    private mutating func acceptFirst(_ fix: Fix) -> FixFilterResult {
+        consecutiveJumps = 0
+        lastAccepted = fix
+        anchor = fix
+        lastStep = 0
+        counters.accepted += 1
+        return .accepted(fix, moved: true)
+    }
+
+    private mutating func accept(_ fix: Fix, impliedSpeed: Double) -> FixFilterResult {
+        let c = configuration
+        lastAccepted = fix
+        counters.accepted += 1
+        guard let anchor else {
+            self.anchor = fix
+            lastStep = 0
+            return .accepted(fix, moved: true)
+        }
+        let fromAnchor = Geodesy.distance(anchor, fix)
+        let speed = fix.speed.flatMap { $0.isFinite ? $0 : nil } ?? impliedSpeed
+        let radius = max(c.minJitterRadius, c.jitterErrorFactor * (fix.eph.flatMap { $0.isFinite ? $0 : nil } ?? 0))
+        if speed < c.parkedSpeed, fromAnchor < radius {
+            counters.jitter += 1
+            lastStep = 0
+            return .accepted(fix, moved: false)
+        }
+        self.anchor = fix
+        lastStep = fromAnchor
+        return .accepted(fix, moved: true)
+    }
+}

@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: MIT
+import Foundation
+import LogbookCore
+
+/// Renders the live state for a person.
+enum LiveStateFormatter {
+    static func render(_ doc: JSONValue, age: Double?) -> String {
+        var lines: [String] = []
+        let seq = doc["seq"]?.doubleValue.map { Int($0) } ?? 0
+        let ageText = age.map { String(format: "%.1f s ago", max(0, $0)) } ?? "at an unknown time"
+        lines.append("logbookd — updated \(ageText) (seq \(seq))")
+        if let gps = doc["gps"] { lines += renderGPS(gps) }
+        lines += renderTrip("Trip", doc["trip"], idle: "idle — no trip is being recorded")
+        if let last = doc["last_trip"], !last.isNull { lines += renderTrip("Last", last, idle: "") }
+        return lines.joined(separator: "\n")
+    }
+
+    static func renderGPS(_ gps: JSONValue) -> [String] {
+        guard gps["connected"]?.boolValue == true else {
+            return ["GPS     not connected to gpsd (retrying)", counters(gps)]
+        }
+        let mode = Int(gps["mode"]?.doubleValue ?? 0)
+        guard mode >= 2, let lat = gps["lat"]?.doubleValue, let lon = gps["lon"]?.doubleValue else {
+            return ["GPS     connected, no fix", counters(gps)]
+        }
+        var head = "GPS     \(mode == 3 ? "3D" : "2D") fix"
+        if let sats = gps["satellites_used"]?.doubleValue { head += " · \(Int(sats)) satellites" }
+        if let time = gps["time"]?.stringValue { head += " · \(time)" }
+        var where_ = String(format: "        %.5f° %@, %.5f° %@", abs(lat), lat >= 0 ? "N" : "S", abs(lon), lon >= 0 ? "E" : "W")
+        if let v = gps["speed_mps"]?.doubleValue { where_ += String(format: " · %.0f km/h", v * 3.6) }
+        if let t = gps["track_deg"]?.doubleValue { where_ += String(format: " · heading %.0f°", t) }
+        if let e = gps["eph_m"]?.doubleValue { where_ += String(format: " · ±%.0f m", e) }
+        return [head, where_, counters(gps)]
+    }
+
+    static func counters(_ gps: JSONValue) -> String {
+        let fixes = Int(gps["fixes"]?.doubleValue ?? 0)
+        let rejected = Int(gps["rejected"]?.doubleValue ?? 0)
+        return "        fixes \(fixes) · rejected \(rejected)"
+    }
+
+    static func renderTrip(_ label: String, _ trip: JSONValue?, idle: String) -> [String] {
+        guard let trip, !trip.isNull else { return idle.isEmpty ? [] : ["\(label.padding(toLength: 8, withPad: " ", startingAt: 0))\(idle)"] }
+        let id = trip["id"]?.stringValue ?? "?"
+        let km = (trip["distance_m"]?.doubleValue ?? 0) / 1000
+        let duration = Int(trip["duration_s"]?.doubleValue ?? 0)
+        let hms = String(format: "%d:%02d:%02d", duration / 3600, duration / 60 % 60, duration % 60)
+        let vehicle = trip["vehicle"].flatMap { $0["name"]?.stringValue ?? $0["id"]?.stringValue }
+        let active = trip["active"]?.boolValue == true
+        var head = "\(label.padding(toLength: 8, withPad: " ", startingAt: 0))\(active ? "recording" : "ended") trip \(id)"
+        if let vehicle { head += " (\(vehicle))" }
+        head += String(format: " — %.1f km, %@", km, hms)
+        if active, let v = trip["speed_mps"]?.doubleValue { head += String(format: ", %.0f km/h", v * 3.6) }
+        var detail = "        "
+        detail += String(format: "max %.0f km/h · avg %.0f km/h · %d points", (trip["max_speed_mps"]?.doubleValue ?? 0) * 3.6,
+                         (trip["avg_speed_mps"]?.doubleValue ?? 0) * 3.6, Int(trip["points"]?.doubleValue ?? 0))
+        detail += " · started \(trip["started_at"]?.stringValue ?? "?") by \(trip["start_reason"]?.stringValue ?? "?")"
+        if !active { detail += " · ended \(trip["ended_at"]?.stringValue ?? "?") by \(trip["end_reason"]?.stringValue ?? "?")" }
+        return [head, detail]
+    }
+}
