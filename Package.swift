@@ -69,11 +69,11 @@ let package = Package(
         // A journal writer the crash tests kill -9 mid-stream.
         .executableTarget(
             name: "logbook-crash-writer",
-            dependencies: ["LogbookCore", "LogbookJournal"]),
+            dependencies: ["LogbookCore", "LogbookJournal", .product(name: "Logging", package: "swift-log")]),
         // Micro-benchmarks driven by bench/*.sh (figures printed, never asserted in tests).
         .executableTarget(
             name: "logbook-bench",
-            dependencies: ["LogbookCore", "LogbookJournal"]),
+            dependencies: ["LogbookCore", "LogbookJournal", .product(name: "Logging", package: "swift-log")]),
 
         .target(
             name: "LogbookTestSupport",
@@ -82,7 +82,9 @@ let package = Package(
         .testTarget(name: "LogbookCoreTests", dependencies: ["LogbookCore", "LogbookTestSupport"]),
         .testTarget(
             name: "LogbookJournalTests",
-            dependencies: ["LogbookJournal", "LogbookCore", "LogbookTestSupport"]),
+            dependencies: ["LogbookJournal", "LogbookCore", "LogbookTestSupport",
+                           .product(name: "Logging", package: "swift-log"),
+                           .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(
             name: "LogbookGPSDTests",
             dependencies: ["LogbookGPSD", "LogbookCore", "LogbookTestSupport",

@@ -9,9 +9,9 @@ struct GPSReaderService: Service {
 
     func run() async {
         await withGracefulShutdownHandler {
-            await source.run { [events] event in
+            await source.run { [events] batch in
                 // Never waits: the stream buffers, the reader thread returns at once.
-                events.yield(.gps(event))
+                events.yield(.gps(batch))
             }
         } onGracefulShutdown: {
             source.stop()

@@ -3,7 +3,8 @@ internal import LogbookGPSD
 
 /// Everything the pipeline reacts to, merged into one stream so it is handled in order.
 enum PipelineEvent: Sendable {
-    case gps(GPSDEvent)
+    /// gpsd events in arrival order (a burst arrives as one batch).
+    case gps([GPSDEvent])
     /// Once a second: drives timers and proves the pipeline turns.
     case tick
 }

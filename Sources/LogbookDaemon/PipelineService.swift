@@ -27,10 +27,14 @@ struct PipelineService: Service {
             if stall.isOn { await stallForever() }
             state.pipelineTurned()
             switch event {
-            case .gps(let e):
-                handle(e, &filter)
+            case .gps(let batch):
+                var news = false
+                for e in batch {
+                    handle(e, &filter)
+                    if case .fix = e {} else { news = true }
+                }
                 // Connection changes are news at once; fix details wait for the tick.
-                if case .fix = e {} else { status.set(Self.describe(state.snapshot.gps, gpsd: gpsd)) }
+                if news { status.set(Self.describe(state.snapshot.gps, gpsd: gpsd)) }
             case .tick:
                 status.set(Self.describe(state.snapshot.gps, gpsd: gpsd))
             }

@@ -43,8 +43,10 @@ public final class GPSDSource: Sendable {
 
     /// Runs the reader thread until ``stop()`` is called or the calling task is cancelled.
     ///
-    /// - Parameter deliver: called on the reader thread for every event; must return at once.
-    public func run(_ deliver: @escaping @Sendable (GPSDEvent) -> Void) async {
+    /// - Parameter deliver: called on the reader thread with events in order, batched: a
+    ///   burst of reports already waiting on the socket goes out in one call, so a backlog
+    ///   costs one hand-over rather than one per report. Must return at once.
+    public func run(_ deliver: @escaping @Sendable ([GPSDEvent]) -> Void) async {
         await withTaskCancellationHandler {
             await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
                 let started = startThread { [self] in
@@ -65,7 +67,8 @@ public final class GPSDSource: Sendable {
 
     private func beat() { lastBeat.store(monotonicNanoseconds(), ordering: .relaxed) }
 
-    private func readLoop(_ deliver: @Sendable (GPSDEvent) -> Void) {
+    private func readLoop(_ deliverBatch: @escaping @Sendable ([GPSDEvent]) -> Void) {
+        let deliver: (GPSDEvent) -> Void = { deliverBatch([$0]) }
         var session = GPSDReaderState()
         let message = UnsafeMutablePointer<CChar>.allocate(capacity: Self.messageCapacity)
         defer { message.deallocate() }
@@ -91,7 +94,7 @@ public final class GPSDSource: Sendable {
             deliver(.connected(endpoint))
             announcedDown = false
             backoff = .milliseconds(250)
-            let reason = pump(gps, message, &session, deliver)
+            let reason = pump(gps, message, &session, deliverBatch)
             gps_close(gps)
             if stopping { break }
             logger.warning("gpsd connection lost", metadata: ["gpsd": "\(endpoint)", "reason": "\(reason)"])
@@ -118,23 +121,37 @@ public final class GPSDSource: Sendable {
     /// Reads reports until gpsd goes away or a stop is requested; returns why it ended.
     private func pump(
         _ gps: UnsafeMutablePointer<gps_data_t>, _ message: UnsafeMutablePointer<CChar>,
-        _ state: inout GPSDReaderState, _ deliver: @Sendable (GPSDEvent) -> Void
+        _ state: inout GPSDReaderState, _ deliver: @Sendable ([GPSDEvent]) -> Void
     ) -> String {
+        var batch: [GPSDEvent] = []
+        var batchStarted: Int64 = 0
+        defer { if !batch.isEmpty { deliver(batch) } }
         while !stopping {
             beat()
             // 0.25 s bounds how long a stop request waits for the thread.
             guard gps_waiting(gps, 250_000) else { continue }
             let n = cgps_read(gps, message, Int32(Self.messageCapacity))
             if n < 0 { return "gpsd closed the connection" }
-            if n == 0 || cgps_message_is_tpv(message) == 0 { continue }
-            var raw = cgps_fix()
-            cgps_copy_fix(gps, &raw)
-            let outcome = state.classify(raw)
-            counters.withLock { $0.record(outcome) }
-            switch outcome {
-            case .fix(let fix): deliver(.fix(fix))
-            case .noFix(let mode, let time): deliver(.noFix(mode: mode, time: time))
-            case .duplicate, .invalid: break
+            if n > 0, cgps_message_is_tpv(message) != 0 {
+                var raw = cgps_fix()
+                cgps_copy_fix(gps, &raw)
+                let outcome = state.classify(raw)
+                counters.withLock { $0.record(outcome) }
+                switch outcome {
+                case .fix(let fix): batch.append(.fix(fix))
+                case .noFix(let mode, let time): batch.append(.noFix(mode: mode, time: time))
+                case .duplicate, .invalid: break
+                }
+            }
+            // Hand over once nothing more arrives within the coalescing window: a live
+            // fix waits at most 20 ms, a replayed burst costs one thread wake-up.
+            if !batch.isEmpty {
+                if batch.count == 1 { batchStarted = monotonicNanoseconds() }
+                let left = Self.coalescingWindow - (monotonicNanoseconds() - batchStarted)
+                if batch.count >= Self.maximumBatch || left <= 0 || !gps_waiting(gps, Int32(left / 1000)) {
+                    deliver(batch)
+                    batch.removeAll(keepingCapacity: true)
+                }
             }
         }
         return "stopped"
@@ -151,6 +168,8 @@ public final class GPSDSource: Sendable {
     }
 
     private static let messageCapacity = 10_241
+    private static let maximumBatch = 256
+    private static let coalescingWindow: Int64 = 20_000_000
 }
 
 @available(*, unavailable)

@@ -31,7 +31,7 @@ final class FixCollector: Sendable {
     func during(_ body: () async throws -> Void) async rethrows {
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { [self] in
-                await source.run { e in self.record(e) }
+                await source.run { batch in for e in batch { self.record(e) } }
             }
             defer { source.stop() }
             try await body()

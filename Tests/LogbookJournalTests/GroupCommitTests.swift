@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: MIT
+import Foundation
+import LogbookCore
+import Synchronization
+import Testing
+
+@testable import LogbookJournal
+
+/// The real file system, with switchable failures (disk full, EIO on fdatasync).
+final class FlakyFileSystem: JournalFileSystem, @unchecked Sendable {
+    let real = PosixFileSystem()
+    let failSync = Atomic<Bool>(false)
+    let failWrite = Atomic<Bool>(false)
+    let syncsAttempted = Atomic<Int>(0)
+
+    func list(_ d: String) throws -> [String] { try real.list(d) }
+    func create(_ p: String) throws -> Int32 { try real.create(p) }
+    func openForWriting(_ p: String) throws -> Int32 { try real.openForWriting(p) }
+    func allocate(_ h: Int32, size: Int) throws { try real.allocate(h, size: size) }
+    func write(_ h: Int32, _ b: [UInt8], at o: Int) throws {
+        if failWrite.load(ordering: .relaxed) { throw JournalIOError(operation: "pwrite", path: "test", code: ENOSPC) }
+        try real.write(h, b, at: o)
+    }
+    func sync(_ h: Int32) throws {
+        syncsAttempted.add(1, ordering: .relaxed)
+        if failSync.load(ordering: .relaxed) { throw JournalIOError(operation: "fdatasync", path: "test", code: EIO) }
+        try real.sync(h)
+    }
+    func truncate(_ h: Int32, size: Int) throws { try real.truncate(h, size: size) }
+    func close(_ h: Int32) { real.close(h) }
+    func syncDirectory(_ p: String) throws { try real.syncDirectory(p) }
+    func read(_ p: String) throws -> [UInt8]? { try real.read(p) }
+    func remove(_ p: String) throws { try real.remove(p) }
+}
+
+@Suite struct GroupCommitTests {
+    /// One fdatasync per interval while points flow at 100 Hz (10 ms commit interval here
+    /// instead of 5 s: the ratio, syncs per interval, is what is checked).
+    @Test func oneSyncPerInterval() async throws {
+        let dir = TempDir()
+        defer { dir.cleanup() }
+        let config = JournalConfiguration(directory: dir.journal, stateDirectory: dir.path, commitInterval: .milliseconds(50))
+        let w = try JournalWriter.open(config, logger: quietLogger)
+        let trip = w.nextTripID()
+        try w.append(.tripStarted(TripStarted(id: trip, reason: "manual", monotonicNanoseconds: 0, bootID: "b")))
+        let before = w.statistics.syncs
+        let start = ContinuousClock.now
+        var slow = 0
+        for i in 0..<100 {
+            let t0 = ContinuousClock.now
+            try w.append(.points(trip, [testPoint(i)]))
+            if ContinuousClock.now - t0 > .milliseconds(5) { slow += 1 }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        let elapsed = ContinuousClock.now - start
+        try await w.sync()
+        let syncs = w.statistics.syncs - before
+        let intervals = Int(elapsed / .milliseconds(50)) + 2
+        #expect(syncs <= intervals, "\(syncs) fdatasyncs in \(intervals) intervals")
+        #expect(syncs >= 2)
+        // Appends only take a mutex; allow for scheduling noise on a busy 2-core machine.
+        #expect(slow <= 10, "append must not wait on the disk (\(slow) of 100 took > 5 ms)")
+        #expect(try JournalReader(directory: dir.journal, upTo: w.durableSequence).points(of: trip).count == 100)
+        try await w.close()
+    }
+
+    @Test func tripEndCommitsAtOnce() async throws {
+        let dir = TempDir()
+        defer { dir.cleanup() }
+        let config = JournalConfiguration(directory: dir.journal, stateDirectory: dir.path, commitInterval: .seconds(10))
+        let w = try JournalWriter.open(config, logger: quietLogger)
+        let trip = w.nextTripID()
+        try w.append(.tripStarted(TripStarted(id: trip, reason: "manual", monotonicNanoseconds: 0, bootID: "b")))
+        try w.append(.points(trip, [testPoint(1)]))
+        let seq = try w.append(.tripEnded(TripEnded(id: trip, reason: "manual", summary: .zero)))
+        // Poll synchronously: the CPU-heavy crash suites may keep the cooperative pool busy,
+        // which would delay resuming this task, not the commit being measured.
+        let start = ContinuousClock.now
+        while w.durableSequence < seq && ContinuousClock.now - start < .seconds(5) { usleep(1000) }
+        #expect(w.durableSequence >= seq, "a trip end must commit at once, not after the 10 s interval")
+        try await w.waitDurable(seq)
+        #expect(w.statistics.checkpoints >= 1)
+        try await w.close()
+        #expect(throws: JournalError.self) { try w.append(.points(trip, [testPoint(2)])) }
+    }
+
+    /// fsyncgate: after an fdatasync error the segment is abandoned (never synced again), the
+    /// error is visible, and the same records land durably in a new segment.
+    @Test func fsyncErrorStartsNewSegment() async throws {
+        let dir = TempDir()
+        defer { dir.cleanup() }
+        let fs = FlakyFileSystem()
+        let config = JournalConfiguration(directory: dir.journal, stateDirectory: dir.path, commitInterval: .milliseconds(20))
+        let w = try JournalWriter.open(config, logger: quietLogger, fileSystem: fs)
+        let trip = w.nextTripID()
+        try w.append(.tripStarted(TripStarted(id: trip, reason: "manual", monotonicNanoseconds: 0, bootID: "b")))
+        try w.append(.points(trip, (0..<5).map(testPoint)))
+        try await w.sync()
+        let durableBefore = w.durableSequence
+        fs.failSync.store(true, ordering: .relaxed)
+        let seq = try w.append(.points(trip, (5..<10).map(testPoint)))
+        await #expect(throws: JournalError.self) { try await w.waitDurable(seq) }
+        #expect(w.statistics.lastError?.contains("fdatasync") == true)
+        #expect(w.durableSequence == durableBefore)
+        // Several retries (every 20 ms) fail too, each in a segment it then abandons.
+        try await Task.sleep(for: .milliseconds(150))
+        #expect(w.durableSequence == durableBefore)
+        fs.failSync.store(false, ordering: .relaxed)
+        try await w.sync()
+        #expect(w.durableSequence >= seq)
+        #expect(w.statistics.lastError == nil)
+        fs.failWrite.store(true, ordering: .relaxed)
+        let seq2 = try w.append(.points(trip, (10..<12).map(testPoint)))
+        await #expect(throws: JournalError.self) { try await w.waitDurable(seq2) }
+        try await Task.sleep(for: .milliseconds(150))
+        fs.failWrite.store(false, ordering: .relaxed)
+        try await w.sync()
+        try w.append(.tripEnded(TripEnded(id: trip, reason: "manual", summary: .zero)))
+        try await w.close()
+        #expect(try JournalReader(directory: dir.journal).points(of: trip) == (0..<12).map(testPoint))
+        let report = verifyJournal(directory: dir.journal, stateDirectory: dir.path)
+        #expect(report.ok, "\(String(describing: report.problem))")
+        #expect(report.notes.count >= 1)
+    }
+}

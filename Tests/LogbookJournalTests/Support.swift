@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: MIT
+import Foundation
+import LogbookCore
+import Logging
+
+@testable import LogbookJournal
+
+/// A fresh temporary directory per test, removed by `cleanup()`.
+struct TempDir {
+    let path: String
+
+    init(_ label: String = #function) {
+        let base = NSTemporaryDirectory() + "logbook-journal-" + label.filter { $0.isLetter || $0.isNumber } + "-" + UUID().uuidString
+        try? FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)
+        path = base
+    }
+
+    var journal: String { path + "/journal" }
+    func cleanup() { try? FileManager.default.removeItem(atPath: path) }
+}
+
+/// SplitMix64: a tiny seeded PRNG so every crash case reproduces.
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// A deterministic point, already quantised as the journal stores it (cached: debug builds
+/// are slow and the crash tests need hundreds of thousands).
+func testPoint(_ i: Int) -> TripPoint {
+    i < testPoints.count ? testPoints[i] : makeTestPoint(i)
+}
+
+let testPoints: [TripPoint] = (0..<20_000).map(makeTestPoint)
+
+private func makeTestPoint(_ i: Int) -> TripPoint {
+    PointCodec.quantised(TripPoint(
+        time: GPSTime(seconds: 1_790_000_000 + Int64(i)), latitude: 47.29 + Double(i) * 1e-4,
+        longitude: 7.74 + Double(i) * 1e-4, speed: Double(i % 40), track: Double(i % 360),
+        altitude: i % 7 == 0 ? nil : 400 + Double(i % 50), eph: 5))
+}
+
+let quietLogger: Logger = {
+    var l = Logger(label: "test.journal")
+    l.logLevel = .critical
+    return l
+}()
+
+/// Prints the one figure line the scripts grep.
+func reportFigure(_ name: String, cases: Int, violations: Int, lost: Int) {
+    print("journal-crash: \(name): \(cases) cases, \(violations) violations, \(lost) acknowledged lost")
+}
+

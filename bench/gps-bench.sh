@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Benchmark: the 3-hour Swiss drive replayed at full speed into
+#   (a) gpxlogger (gpsd-clients), the peer, and
+#   (b) logbookd (release build, --static-swift-stdlib),
+# each against its own private gpsd, in the same run. Prints fixes received, CPU
+# seconds (user+sys), max RSS and the ratios logbookd/gpxlogger.
+# Usage: bench/gps-bench.sh [RUNS]   (default 3; the median run is reported)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+runs="${1:-3}"
+log=fixtures/gpslogs/20100403_Z205_Switzerland.txt
+
+scripts/install-deps.sh gpsd-clients time
+swift build -c release --static-swift-stdlib -Xswiftc -warnings-as-errors --product logbookd >/dev/null
+bin="$(swift build -c release --show-bin-path)"
+work="$(mktemp -d /tmp/logbook-bench.XXXXXX)"
+trap 'rm -rf "$work"' EXIT
+
+# Starts a replay; sets $replay (pid) and $port.
+start_replay() {
+    local dir="$1"
+    mkdir -p "$dir"
+    TMPDIR="$dir" /usr/bin/python3 scripts/gpsreplay.py --tcp "$log" >"$dir/replay.out" 2>"$dir/replay.err" &
+    replay=$!
+    for _ in $(seq 100); do grep -q '^PORT=' "$dir/replay.out" 2>/dev/null && break; sleep 0.05; done
+    port="$(sed -n 's/^PORT=//p' "$dir/replay.out")"
+}
+
+# "<cpu seconds> <max rss KiB>" from GNU time's -f output.
+usage_of() { awk '{print $1+$2, $3}' "$1"; }
+
+run_gpxlogger() {
+    local dir="$work/gpx-$1"
+    start_replay "$dir"
+    # gpxlogger exits by itself when gpsd goes away at the end of the replay.
+    /usr/bin/time -f "%U %S %M" -o "$dir/time" gpxlogger -e sockets -f "$dir/out.gpx" "127.0.0.1:$port" 2>/dev/null || true
+    wait "$replay" || true
+    echo "$(grep -c '<trkpt' "$dir/out.gpx") $(usage_of "$dir/time")"
+}
+
+run_logbookd() {
+    local dir="$work/lbd-$1"
+    start_replay "$dir"
+    /usr/bin/time -f "%U %S %M" -o "$dir/time" "$bin/logbookd" --gpsd "127.0.0.1:$port" \
+        --state-dir "$dir/state" --runtime-dir "$dir/run" 2>"$dir/log" &
+    local timer=$!
+    wait "$replay" || true
+    sleep 1.5  # one more live.json interval after gpsd exited
+    pkill -TERM -P "$timer" logbookd 2>/dev/null || true
+    wait "$timer" || true
+    local fixes
+    fixes="$(/usr/bin/python3 -c 'import json,sys; g=json.load(open(sys.argv[1]))["gps"]; print(g["fixes"]+g["rejected"])' "$dir/run/live.json")"
+    echo "$fixes $(usage_of "$dir/time")"
+}
+
+median() { sort -n | awk '{a[NR]=$0} END {print a[int((NR+1)/2)]}'; }
+
+declare -a gcpu grss lcpu lrss
+for i in $(seq "$runs"); do
+    read -r gfix gc gr < <(run_gpxlogger "$i")
+    read -r lfix lc lr < <(run_logbookd "$i")
+    echo "run $i: gpxlogger fixes=$gfix cpu=${gc}s rss=${gr}KiB | logbookd fixes=$lfix cpu=${lc}s rss=${lr}KiB"
+    gcpu+=("$gc"); grss+=("$gr"); lcpu+=("$lc"); lrss+=("$lr")
+done
+gc=$(printf '%s\n' "${gcpu[@]}" | median); gr=$(printf '%s\n' "${grss[@]}" | median)
+lc=$(printf '%s\n' "${lcpu[@]}" | median); lr=$(printf '%s\n' "${lrss[@]}" | median)
+echo "gps-bench: gpxlogger: fixes $gfix, cpu ${gc} s, max rss $((gr / 1024)).$(((gr % 1024) * 10 / 1024)) MiB"
+echo "gps-bench: logbookd:  fixes $lfix, cpu ${lc} s, max rss $((lr / 1024)).$(((lr % 1024) * 10 / 1024)) MiB"
+awk -v lc="$lc" -v gc="$gc" -v lr="$lr" -v gr="$gr" 'BEGIN {
+    printf "gps-bench: ratio logbookd/gpxlogger: cpu %.2f, max rss %.2f\n", (gc > 0 ? lc / gc : 0), lr / gr }'

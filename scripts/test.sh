@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# The test command: builds everything warnings-as-errors and runs every test suite —
+# Swift tests (real gpsd replays, real notify socket, journal crash tests), then the
+# systemd unit lint and the real-systemd end-to-end test when present.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+scripts/install-deps.sh
+flags=(-Xswiftc -warnings-as-errors)
+
+echo "== swift build (debug, tests)"
+swift build --build-tests "${flags[@]}"
+
+echo "== swift test"
+swift test --skip-build "${flags[@]}" 2>&1 | tee .build/swift-test.log
+grep -E "^(gpsd-replay|logbookd|journal-crash|trip-e2e):" .build/swift-test.log || true
+
+if [ -x scripts/lint-units.sh ]; then
+    echo "== systemd unit lint"
+    scripts/lint-units.sh
+fi
+if [ -x scripts/systemd-e2e.sh ]; then
+    echo "== systemd end-to-end (real systemd as PID 1)"
+    swift build -c release --static-swift-stdlib "${flags[@]}" --product logbookd
+    swift build -c release --static-swift-stdlib "${flags[@]}" --product logbook
+    LOGBOOK_BIN_DIR="$(swift build -c release --show-bin-path)" scripts/systemd-e2e.sh
+fi
+echo "== all tests passed"
