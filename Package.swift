@@ -95,7 +95,7 @@ let package = Package(
                            .product(name: "Logging", package: "swift-log")]),
         .testTarget(
             name: "LogbookDaemonTests",
-            dependencies: ["LogbookDaemon", "LogbookCore", "LogbookGPSD", "LogbookTestSupport",
+            dependencies: ["LogbookDaemon", "LogbookCore", "LogbookGPSD", "LogbookJournal", "LogbookTestSupport",
                            .product(name: "Logging", package: "swift-log"),
                            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]),
     ],

@@ -29,11 +29,18 @@ pids+=("$replay")
 for _ in $(seq 100); do grep -q '^PORT=' "$work/replay.out" 2>/dev/null && break; sleep 0.1; done
 port="$(sed -n 's/^PORT=//p' "$work/replay.out")"
 
+# The trip spans the daemon's life, as when systemd starts logbookd on ignition.
 cat >"$work/logbookd.toml" <<TOML
 state_dir = "$work/state"
 runtime_dir = "$work/run"
 [gpsd]
 address = "127.0.0.1:$port"
+[[vehicle]]
+id = "z205"
+name = "Swiss demo car"
+[[source]]
+type = "service"
+vehicle = "z205"
 TOML
 "$bin/logbookd" --config "$work/logbookd.toml" 2>"$work/logbookd.log" &
 daemon=$!
@@ -50,3 +57,5 @@ echo "== final state"
 "$bin/logbook" --runtime-dir "$work/run" status --json || true
 echo "== daemon log (last lines)"
 tail -n 5 "$work/logbookd.log"
+echo "== journal check"
+"$bin/logbook" --state-dir "$work/state" verify

@@ -5,6 +5,7 @@
 struct ConfigReader {
     private let root: [String: ConfigValue]
     private let file: String?
+    var fileName: String? { file }
     private let environment: [String: String]
     private(set) var known: Set<String> = []
 

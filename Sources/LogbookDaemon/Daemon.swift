@@ -3,6 +3,7 @@ public import LogbookGPSD
 public import LogbookSystemd
 public import Logging
 internal import LogbookCore
+internal import LogbookJournal
 public import ServiceLifecycle
 public import UnixSignals
 
@@ -11,12 +12,14 @@ public struct Daemon: Sendable {
     public let configuration: DaemonConfiguration
     public let gpsSource: GPSDSource
     let state = DaemonState()
+    let journal: JournalWriter
+    let bootID: String
     let logger: Logger
     let notifier: SystemdNotifier
 
-    /// Prepares directories; nothing runs until ``run()``.
+    /// Prepares directories and opens (and so recovers) the journal; nothing runs until ``run()``.
     ///
-    /// - Throws: ``DaemonError`` when a directory cannot be created.
+    /// - Throws: ``DaemonError`` when a directory cannot be created or the journal cannot be opened.
     public init(configuration: DaemonConfiguration, logger: Logger, notifier: SystemdNotifier = SystemdNotifier()) throws {
         self.configuration = configuration
         self.logger = logger
@@ -26,6 +29,23 @@ public struct Daemon: Sendable {
             guard rc == 0 else { throw DaemonError.directory(dir, errnoText(rc)) }
         }
         gpsSource = GPSDSource(endpoint: configuration.gpsd, logger: logger)
+        bootID = readBootID()
+        do {
+            journal = try JournalWriter.open(
+                JournalConfiguration(
+                    directory: configuration.journalDirectory, stateDirectory: configuration.stateDirectory,
+                    commitInterval: configuration.commitInterval),
+                logger: logger)
+        } catch {
+            throw DaemonError.journal("\(error)")
+        }
+        let r = journal.recovery
+        logger.info(
+            r.wasUnclean ? "journal recovered after an unclean stop" : "journal opened",
+            metadata: [
+                "segments": "\(r.segments)", "records": "\(r.records)", "bytes_discarded": "\(r.bytesDiscarded)",
+                "trips_closed_recovered": "\(r.closedTrips)",
+            ])
     }
 
     /// The service group; `main` runs it with SIGTERM/SIGINT as graceful-shutdown signals.
@@ -40,7 +60,9 @@ public struct Daemon: Sendable {
         if let interval = notifier.watchdogInterval {
             services.append(WatchdogService(interval: interval, notifier: notifier, state: state, reader: gpsSource, logger: logger))
         }
-        services.append(PipelineService(events: events, state: state, notifier: notifier, logger: logger, gpsd: configuration.gpsd, stall: stall))
+        services.append(PipelineService(
+            events: events, state: state, notifier: notifier, logger: logger, configuration: configuration,
+            journal: journal, bootID: bootID, stall: stall))
         services.append(TickerService(events: continuation))
         services.append(GPSReaderService(source: gpsSource, events: continuation))
         if configuration.debugStallSignal { services.append(StallHookService(stall: stall, logger: logger)) }
@@ -61,10 +83,12 @@ public struct Daemon: Sendable {
 /// Why the daemon could not start.
 public enum DaemonError: Error, CustomStringConvertible {
     case directory(String, String)
+    case journal(String)
 
     public var description: String {
         switch self {
         case .directory(let path, let why): "cannot create directory \(path): \(why)"
+        case .journal(let why): "cannot open the journal: \(why)"
         }
     }
 }

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+public import LogbookCore
 public import LogbookGPSD
 public import Logging
 
@@ -21,6 +22,19 @@ public struct DaemonConfiguration: Sendable {
     /// Test hook: SIGUSR1 stalls the pipeline (`LOGBOOKD_DEBUG_STALL_SIGNAL=1`), so the
     /// systemd watchdog test can see a hung daemon restarted. Never set in production.
     public var debugStallSignal = false
+    /// `[[vehicle]]` entries.
+    public var vehicles: [Vehicle] = []
+    /// `[[source]]` entries: what starts and stops trips.
+    public var sources: [SourceConfiguration] = []
+    /// Trip detection (`[trip]`), DESIGN.md §5 defaults.
+    public var trip = TripEngineConfiguration()
+    /// The control socket (`[control]`): path and the group allowed to use it.
+    public var controlSocket: String?
+    public var controlGroup: String? = "logbook"
+    /// `[hooks]`: shell commands run on trip start and end, and their time limit.
+    public var hookOnTripStart: String?
+    public var hookOnTripEnd: String?
+    public var hookTimeout: Double = 30
 
     public init() {}
 
@@ -28,6 +42,11 @@ public struct DaemonConfiguration: Sendable {
     public var journalDirectory: String { stateDirectory + "/journal" }
     /// `<runtime-dir>/live.json`.
     public var liveStatePath: String { runtimeDirectory + "/live.json" }
+    /// `[control] socket`, else `<runtime-dir>/control.sock`.
+    public var controlSocketPath: String { controlSocket ?? runtimeDirectory + "/control.sock" }
+
+    /// The vehicle with `id`, if configured.
+    public func vehicle(_ id: String?) -> Vehicle? { id.flatMap { id in vehicles.first { $0.id == id } } }
 
     /// Command-line values that override the file and the environment.
     public struct Overrides: Sendable {
@@ -85,6 +104,13 @@ public struct DaemonConfiguration: Sendable {
         if let s = try r.string("log_level") { logLevel = try Self.level(s, key: "log_level") }
         if let d = try r.double("live.interval_s", in: 0.2...2) { liveInterval = .milliseconds(Int64(d * 1000)) }
         if let d = try r.double("journal.commit_interval_s", in: 1...10) { commitInterval = .milliseconds(Int64(d * 1000)) }
+        if let s = try r.string("control.socket") { controlSocket = try Self.directory(s, key: "control.socket") }
+        if let s = try r.string("control.group") { controlGroup = s.isEmpty ? nil : s }
+        hookOnTripStart = try r.string("hooks.on_trip_start")
+        hookOnTripEnd = try r.string("hooks.on_trip_end")
+        if let d = try r.double("hooks.timeout_s", in: 0.1...3600) { hookTimeout = d }
+        try readVehiclesAndSources(&r)
+        try readTripSettings(&r)
     }
 
     private mutating func apply(_ o: Overrides) throws(ConfigError) {

@@ -1,10 +1,21 @@
 // SPDX-License-Identifier: MIT
+internal import LogbookCore
 internal import LogbookGPSD
 
 /// Everything the pipeline reacts to, merged into one stream so it is handled in order.
 enum PipelineEvent: Sendable {
     /// gpsd events in arrival order (a burst arrives as one batch).
     case gps([GPSDEvent])
+    /// A vehicle source turned on or off.
+    case signal(VehicleSignal)
+    /// A manual command (control socket); `reply` is called once it has been applied.
+    case command(TripCommand, reply: @Sendable (CommandOutcome) -> Void)
     /// Once a second: drives timers and proves the pipeline turns.
     case tick
+}
+
+/// What a command did: the open trip afterwards, or why it was refused.
+struct CommandOutcome: Sendable {
+    var tripID: TripID?
+    var error: String?
 }

@@ -1,72 +1,108 @@
 // SPDX-License-Identifier: MIT
 internal import LogbookCore
 internal import LogbookGPSD
+internal import LogbookJournal
 internal import LogbookSystemd
 internal import Logging
 internal import ServiceLifecycle
 internal import Synchronization
 
-/// The daemon's main loop: takes gpsd events and ticks in order and turns them into state.
+/// The daemon's main loop: gpsd events, vehicle signals, commands and ticks, in order,
+/// through the trip engine into the journal and the live state.
 ///
-/// It holds no locks across awaits and does no I/O itself, so it never waits on disk.
+/// It holds no locks across awaits and never waits on disk: journal appends are buffered
+/// and committed by the journal's own thread.
 struct PipelineService: Service {
     let events: AsyncStream<PipelineEvent>
     let state: DaemonState
     let notifier: SystemdNotifier
     let logger: Logger
-    let gpsd: GPSDEndpoint
+    let configuration: DaemonConfiguration
+    let journal: JournalWriter
+    let bootID: String
     let stall: StallSwitch
 
     func run() async {
-        var filter = FixFilter()
+        var recorder = TripRecorder(configuration: configuration, journal: journal, logger: logger, bootID: bootID)
         var status = StatusLine(notifier: notifier)
-        status.set("waiting for gpsd at \(gpsd)")
+        status.set("waiting for gpsd at \(configuration.gpsd)")
         notifier.ready()
-        logger.info("logbookd ready", metadata: ["gpsd": "\(gpsd)"])
+        logger.info("logbookd ready", metadata: ["gpsd": "\(configuration.gpsd)", "sources": "\(configuration.sources.map(\.kind.rawValue))"])
+        // A `service` source: the trip spans the daemon's life.
+        for source in configuration.sources where source.kind == .service {
+            recorder.handle(.signal(source.signal(isOn: true)), at: now())
+        }
+        publish(recorder)
         for await event in events.cancelOnGracefulShutdown() {
             if stall.isOn { await stallForever() }
             state.pipelineTurned()
+            var news = false
             switch event {
             case .gps(let batch):
-                var news = false
-                for e in batch {
-                    handle(e, &filter)
-                    if case .fix = e {} else { news = true }
-                }
-                // Connection changes are news at once; fix details wait for the tick.
-                if news { status.set(Self.describe(state.snapshot.gps, gpsd: gpsd)) }
+                for e in batch { news = handle(e, &recorder) || news }
+            case .signal(let signal):
+                recorder.handle(.signal(signal), at: now())
+                news = true
+            case .command(let command, let reply):
+                let before = recorder.current?.id
+                recorder.handle(.command(command), at: now())
+                let after = recorder.current?.id
+                let refused = command != .stop && after == nil ? "no trip could be started" : nil
+                reply(CommandOutcome(tripID: after ?? before, error: refused))
+                news = true
             case .tick:
-                status.set(Self.describe(state.snapshot.gps, gpsd: gpsd))
+                recorder.handle(.tick, at: now())
+                news = true
             }
+            publish(recorder)
+            if news { status.set(Self.describe(state.snapshot, gpsd: configuration.gpsd)) }
         }
+        recorder.handle(.command(.shutdown), at: now())
         state.update {
             $0.gps.connected = false
             $0.gps.mode = .notSeen
         }
-        logger.info("pipeline stopped")
+        publish(recorder)
+        await recorder.hooks?.waitForRunningHooks(upTo: .seconds(min(configuration.hookTimeout, 5)))
+        do {
+            try await journal.close()
+        } catch {
+            logger.error("journal close failed", metadata: ["error": "\(error)"])
+        }
+        let c = recorder.engine.filterCounters
+        logger.info(
+            "pipeline stopped",
+            metadata: [
+                "fixes_accepted": "\(c.accepted)",
+                "fixes_rejected": "\(c.rejectedByReason.map { "\($0.key.rawValue)=\($0.value)" }.sorted().joined(separator: ","))",
+            ])
     }
 
-    private func handle(_ event: GPSDEvent, _ filter: inout FixFilter) {
+    private func now() -> MonotonicInstant { MonotonicInstant(nanoseconds: UInt64(max(0, monotonicNanoseconds()))) }
+
+    /// Returns true when the event is news for STATUS= (connection changes).
+    private func handle(_ event: GPSDEvent, _ recorder: inout TripRecorder) -> Bool {
         switch event {
         case .connected:
             state.update { $0.gps.connected = true }
+            return true
         case .disconnected:
             state.update {
                 $0.gps.connected = false
                 $0.gps.mode = .notSeen
             }
+            return true
         case .noFix(let mode, let time):
             state.update {
                 $0.gps.mode = mode
                 if let time { $0.gps.time = time }
             }
-        case .fix(let raw):
-            guard case .accepted(let fix, _) = filter.filter(raw) else {
-                state.update { $0.gps.rejected += 1 }
-                return
-            }
+            return false
+        case .fix(let fix):
+            let accepted = recorder.engine.filterCounters.accepted
+            recorder.handle(.fix(fix), at: now())
+            guard recorder.engine.filterCounters.accepted > accepted else { return false }
             state.update { s in
-                s.gps.fixes += 1
                 s.gps.mode = fix.mode
                 s.gps.time = fix.time
                 s.gps.latitude = fix.latitude
@@ -76,19 +112,45 @@ struct PipelineService: Service {
                 s.gps.eph = fix.eph
                 if let n = fix.satellitesUsed { s.gps.satellitesUsed = n }
             }
+            return false
         }
     }
 
-    /// What `systemctl status` should say about the receiver.
-    static func describe(_ gps: LiveState.GPSBlock, gpsd: GPSDEndpoint) -> String {
+    /// Copies the recorder's trip and the filter's counters into the shared live state.
+    private func publish(_ recorder: TripRecorder) {
+        let t = now()
+        let trip = recorder.liveTrip(at: t)
+        let counters = recorder.engine.filterCounters
+        state.update {
+            $0.gps.fixes = counters.accepted
+            $0.gps.rejected = counters.rejected
+            $0.trip = trip
+            $0.lastTrip = recorder.lastTrip
+        }
+    }
+
+    /// What `systemctl status` should say.
+    static func describe(_ live: LiveState, gpsd: GPSDEndpoint) -> String {
+        if let trip = live.trip {
+            var s = "recording trip \(trip.id) — \(formatKilometres(trip.distanceMeters)) km"
+            if let v = trip.speed { s += ", \(Int((v * 3.6).rounded())) km/h" }
+            if !live.gps.connected { s += " (gpsd not connected)" }
+            return s
+        }
+        let gps = live.gps
         guard gps.connected else { return "waiting for gpsd at \(gpsd)" }
         switch gps.mode {
         case .twoD, .threeD:
             let sats = gps.satellitesUsed.map { ", \($0) satellites" } ?? ""
-            return "\(gps.mode == .threeD ? "3D" : "2D") fix\(sats)"
+            return "\(gps.mode == .threeD ? "3D" : "2D") fix\(sats), idle"
         case .noFix, .notSeen:
             return "connected to gpsd, no fix"
         }
+    }
+
+    static func formatKilometres(_ metres: Double) -> String {
+        let tenths = Int((metres / 100).rounded())
+        return "\(tenths / 10).\(tenths % 10)"
     }
 
     /// Test hook (`LOGBOOKD_DEBUG_STALL_SIGNAL=1` + SIGUSR1): hang like a real deadlock would,

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 import Foundation
+import LogbookCore
 import LogbookDaemon
 import LogbookGPSD
 import Logging
@@ -39,6 +40,34 @@ import Testing
         #expect(c.logLevel == d.logLevel)
         #expect(c.liveInterval == d.liveInterval)
         #expect(c.commitInterval == d.commitInterval)
+        #expect(c.trip == d.trip, "the [trip] values in config/logbookd.toml must be the built-in defaults")
+        #expect(c.controlGroup == "logbook")
+    }
+
+    @Test func vehiclesAndSourcesAreReadAndChecked() throws {
+        let c = try load("""
+            [[vehicle]]
+            id = "golf"
+            make = "VW"
+            year = 2019
+            [[source]]
+            type = "power_supply"
+            supply = "ACAD"
+            vehicle = "golf"
+            [[source]]
+            type = "motion"
+            """)
+        #expect(c.vehicles.map(\.id) == ["golf"])
+        #expect(c.vehicle("golf")?.name == "golf")
+        #expect(c.sources.map(\.kind) == [.powerSupply, .motion])
+        #expect(c.sources[0].signal(isOn: true).reason.rawValue == "power:ACAD")
+        #expect(c.trip.motionEnabled)
+        #expect(error("[[source]]\ntype = \"power_supply\"\nsupply = \"A\"\nvehicle = \"polo\"\n")?.key == "source[0].vehicle")
+        #expect(error("[[source]]\ntype = \"teleport\"\n")?.key == "source[0].type")
+        #expect(error("[[source]]\ntype = \"power_supply\"\n")?.key == "source[0].supply")
+        #expect(error("[[vehicle]]\nid = \"a\"\ncolour = \"red\"\n")?.key == "vehicle[0].colour")
+        #expect(error("[[vehicle]]\nid = \"a\"\n[[vehicle]]\nid = \"a\"\n")?.key == "vehicle[1].id")
+        #expect(error("[trip]\npower_off_grace_s = -1\n")?.key == "trip.power_off_grace_s")
     }
 
     @Test func fileValuesAreRead() throws {

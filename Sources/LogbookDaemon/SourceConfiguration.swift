@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: MIT
+public import LogbookCore
+
+/// One `[[source]]` entry: something in the car that tells the daemon a trip begins or ends.
+public struct SourceConfiguration: Sendable, Hashable {
+    public enum Kind: String, Sendable, Hashable, CaseIterable {
+        /// `/sys/class/power_supply/NAME/online` (ignition-switched supply, power HAT, USB power).
+        case powerSupply = "power_supply"
+        /// The trip spans the daemon's life (systemd starts it on ignition).
+        case service
+        /// Trips start and stop on the car's motion, from fixes.
+        case motion
+        /// BlueZ `Device1.Connected` of the car's head unit.
+        case bluetooth
+    }
+
+    public var kind: Kind
+    /// Name in trip reasons (`power:NAME`); the supply name or MAC by default.
+    public var name: String
+    /// The vehicle this source stands for (an id of a `[[vehicle]]`).
+    public var vehicle: String?
+    /// power_supply: the supply's directory name under `/sys/class/power_supply`.
+    public var supply: String?
+    /// power_supply: the sysfs root (tests use a fake tree).
+    public var sysfsRoot = "/sys"
+    /// power_supply: seconds between reads of `online`.
+    public var pollInterval: Double = 1
+    /// bluetooth: the device's MAC address.
+    public var mac: String?
+    /// bluetooth: a D-Bus address instead of the system bus (tests).
+    public var busAddress: String?
+
+    public init(kind: Kind, name: String, vehicle: String? = nil) {
+        self.kind = kind
+        self.name = name
+        self.vehicle = vehicle
+    }
+
+    /// The signal this source sends when it turns on or off.
+    public func signal(isOn: Bool) -> VehicleSignal {
+        let kind: VehicleSignal.Kind =
+            switch self.kind {
+            case .powerSupply: .power
+            case .service: .service
+            case .motion: .motion
+            case .bluetooth: .bluetooth
+            }
+        return VehicleSignal(kind: kind, name: name, vehicle: vehicle, isOn: isOn)
+    }
+}
+
+extension DaemonConfiguration {
+    /// Reads `[[vehicle]]` and `[[source]]`; every error names `vehicle[i].key` / `source[i].key`.
+    mutating func readVehiclesAndSources(_ r: inout ConfigReader) throws(ConfigError) {
+        for (path, t) in try r.tables("vehicle") {
+            var fields = TableFields(path: path, table: t, file: r.fileName)
+            let id = try fields.requiredString("id")
+            guard !vehicles.contains(where: { $0.id == id }) else {
+                throw ConfigError(key: "\(path).id", file: r.fileName, problem: "duplicate vehicle id \"\(id)\"")
+            }
+            let v = Vehicle(
+                id: id, name: try fields.string("name") ?? id, make: try fields.string("make"),
+                model: try fields.string("model"), year: try fields.integer("year", in: 1886...2100),
+                registration: try fields.string("registration"))
+            try fields.rejectUnknown()
+            vehicles.append(v)
+        }
+        for (path, t) in try r.tables("source") {
+            var fields = TableFields(path: path, table: t, file: r.fileName)
+            let typeName = try fields.requiredString("type")
+            guard let kind = SourceConfiguration.Kind(rawValue: typeName) else {
+                let names = SourceConfiguration.Kind.allCases.map(\.rawValue).joined(separator: ", ")
+                throw ConfigError(key: "\(path).type", file: r.fileName, problem: "expected one of \(names), got \"\(typeName)\"")
+            }
+            var s = SourceConfiguration(kind: kind, name: kind.rawValue)
+            s.vehicle = try fields.string("vehicle")
+            if let v = s.vehicle, !vehicles.contains(where: { $0.id == v }) {
+                throw ConfigError(key: "\(path).vehicle", file: r.fileName, problem: "no [[vehicle]] has id \"\(v)\"")
+            }
+            switch kind {
+            case .powerSupply:
+                s.supply = try fields.requiredString("supply")
+                s.sysfsRoot = try fields.string("sysfs_root") ?? "/sys"
+                s.pollInterval = try fields.double("poll_interval_s", in: 0.01...60) ?? 1
+                s.name = s.supply ?? s.name
+            case .bluetooth:
+                s.mac = try fields.requiredString("mac").uppercased()
+                s.busAddress = try fields.string("bus")
+                s.name = s.mac ?? s.name
+            case .service:
+                s.name = "logbookd"
+            case .motion:
+                break
+            }
+            if let n = try fields.string("name") { s.name = n }
+            try fields.rejectUnknown()
+            sources.append(s)
+        }
+    }
+}

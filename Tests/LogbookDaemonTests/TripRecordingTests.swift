@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: MIT
+import Foundation
+import LogbookCore
+import LogbookJournal
+import LogbookTestSupport
+import Testing
+
+/// Whole-daemon trip tests: a real gpsd replaying real drives, the built logbookd, the
+/// journal read back afterwards.
+@Suite struct TripRecordingTests {
+    struct Reference: Decodable {
+        let fixes: Int
+        let distance_m: Double
+        let max_speed_mps: Double
+        let span_s: Double
+    }
+
+    /// The drive's WGS-84 length by GeographicLib (Karney), computed outside our code.
+    func reference(_ log: String) throws -> Reference {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        p.arguments = [TestPaths.script("geodesic_sum.py"), log]
+        let out = Pipe()
+        p.standardOutput = out
+        try p.run()
+        p.waitUntilExit()
+        return try JSONDecoder().decode(Reference.self, from: out.fileHandleForReading.readDataToEndOfFile())
+    }
+
+    func config(_ dir: TemporaryDirectory, gpsd: String, body: String) throws -> String {
+        let path = dir.file("logbookd.toml")
+        let text = """
+            state_dir = "\(dir.file("state"))"
+            runtime_dir = "\(dir.file("run"))"
+            [gpsd]
+            address = "\(gpsd)"
+            [journal]
+            commit_interval_s = 1
+            [[vehicle]]
+            id = "golf"
+            name = "Golf"
+            make = "VW"
+            model = "Golf"
+            year = 2019
+
+            """ + body
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    func eventually(_ timeout: Duration = .seconds(10), _ condition: () -> Bool) async -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if condition() { return true }
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+        return condition()
+    }
+
+    func live(_ dir: TemporaryDirectory) -> [String: Any]? { readJSONFile(dir.file("run/live.json")) }
+
+    @Test(.timeLimit(.minutes(5)))
+    func swissDriveIsOneTripWhoseDistanceMatchesTheGeodesicSum() async throws {
+        let log = TestPaths.gpsLog("20100403_Z205_Switzerland.txt")
+        let ref = try reference(log)
+        let dir = try TemporaryDirectory("trip")
+        defer { dir.remove() }
+        let speed = 100.0
+        let gpsd = try GPSDReplay(log: log, realtime: speed)
+        defer { gpsd.stop() }
+        let daemon = try DaemonProcess(arguments: ["--config", try config(dir, gpsd: gpsd.address, body: """
+            [[source]]
+            type = "service"
+            vehicle = "golf"
+            """)])
+        #expect(await eventually { (live(dir)?["trip"] as? [String: Any])?["active"] as? Bool == true })
+        await gpsd.waitUntilFinished(timeout: .seconds(200))
+        let stopped = await daemon.stop()
+        #expect(stopped?.0 == 0, "log: \(daemon.log.suffix(2000))")
+        let trips = try JournalReader(directory: dir.file("state/journal")).trips()
+        let kept = trips.filter { $0.state != .discarded }
+        try #require(kept.count == 1, "expected exactly one trip, got \(trips)")
+        let trip = kept[0]
+        let error = abs(trip.summary.distance - ref.distance_m) / ref.distance_m
+        print(String(format: "trip-e2e: switzerland: distance %.1f m vs GeographicLib %.1f m (%.3f %%), max speed %.2f vs %.2f m/s, duration %.0f s (replay at %.0fx of %.0f s)",
+                     trip.summary.distance, ref.distance_m, error * 100, trip.summary.maxSpeed, ref.max_speed_mps,
+                     trip.summary.duration, speed, ref.span_s))
+        #expect(error < 0.005)
+        #expect(abs(trip.summary.maxSpeed - ref.max_speed_mps) < 0.5)
+        #expect(trip.vehicleID == "golf" && trip.startReason == "service" && trip.endReason == "shutdown")
+        // Durations are monotonic: the replay ran `speed` times faster than the drive.
+        let expected = ref.span_s / speed
+        #expect(trip.summary.duration > expected * 0.8 && trip.summary.duration < expected * 1.5)
+        let points = try JournalReader(directory: dir.file("state/journal")).points(of: trip.id)
+        #expect(points.count == trip.summary.pointCount && points.count > 9_000)
+        #expect(zip(points, points.dropFirst()).allSatisfy { $0.time < $1.time })
+    }
+
+    @Test(.timeLimit(.minutes(2)))
+    func killNineMidTripThenRestartClosesItRecovered() async throws {
+        let log = TestPaths.gpsLog("munich-gps.nmea")
+        let dir = try TemporaryDirectory("kill")
+        defer { dir.remove() }
+        let gpsd = try GPSDReplay(log: log, realtime: 20)
+        defer { gpsd.stop() }
+        let cfg = try config(dir, gpsd: gpsd.address, body: "[[source]]\ntype = \"service\"\nvehicle = \"golf\"\n")
+        let first = try DaemonProcess(arguments: ["--config", cfg])
+        #expect(await eventually(.seconds(20)) { ((live(dir)?["trip"] as? [String: Any])?["points"] as? Int ?? 0) > 60 })
+        // Let at least one 1 s group commit pass, note what was live, then cut the power.
+        try await Task.sleep(for: .seconds(1.5))
+        let liveBefore = (live(dir)?["trip"] as? [String: Any])?["points"] as? Int ?? 0
+        kill(first.pid, SIGKILL)
+        _ = await first.waitForExit(timeout: .seconds(5))
+        gpsd.stop()
+        let second = try DaemonProcess(arguments: ["--config", cfg, "--gpsd", "127.0.0.1:1"])
+        #expect(await eventually { (live(dir)?["trip"] as? [String: Any])?["id"] as? String == "2" }, "log: \(second.log)")
+        _ = await second.stop()
+        let trips = try JournalReader(directory: dir.file("state/journal")).trips()
+        let crashed = try #require(trips.first { $0.id == TripID(1) })
+        #expect(crashed.endReason == "recovered")
+        // Up to the last commit: at most ~2 s of 20x replay (1 s commit + the 1 s live interval) missing.
+        print("trip-e2e: kill -9: live showed \(liveBefore) points, \(crashed.summary.pointCount) durable and recovered")
+        #expect(crashed.summary.pointCount >= liveBefore - 60)
+        #expect(crashed.summary.pointCount > 0)
+        let restarted = try #require(trips.first { $0.id == TripID(2) })
+        #expect(restarted.startReason == "service" && restarted.endReason == "shutdown")
+    }
+}
