@@ -43,7 +43,7 @@ ALLOW_FAIL=",${LOGBOOK_E2E_ALLOW_FAIL:-},"
 # shellcheck source-path=SCRIPTDIR source=e2e/container.sh
 . "$HERE/e2e/container.sh"
 
-FAILED=(); ALLOWED=(); T_START=$(date +%s%N)
+FAILED=(); ALLOWED=(); T_START=$(date +%s%N); WD_NEW_PID=0
 ok()   { echo "systemd-e2e: $1: ok${2:+ $2}"; }
 fail() {
   echo "systemd-e2e: $1: FAIL $2"
@@ -107,9 +107,18 @@ install_units() {
   cp "$HERE/e2e/sockprobe.py" "$HERE/e2e/check.py" "$s/"
   # The unit's own ExecStart runs unchanged; the test config points it at the private gpsd.
   cat > "$s/logbookd.toml" <<EOF
-# systemd-e2e.sh test configuration
+# systemd-e2e.sh test configuration: private gpsd; a "service" source, i.e. the trip spans
+# the daemon's life (what vehicle-ignition.target starting logbookd means).
 [gpsd]
 address = "127.0.0.1:$GPS_PORT"
+
+[[vehicle]]
+id = "e2e"
+name = "E2E test car"
+
+[[source]]
+type = "service"
+vehicle = "e2e"
 EOF
   cat > "$s/e2e.conf" <<EOF
 # systemd-e2e.sh test drop-in: stall hook for the watchdog step, short watchdog.
@@ -261,7 +270,7 @@ watchdog() {
     [ "$n1" -gt "$n0" ] && [ "$st" = active/running ] && [ "$p1" != "$p0" ] && break
     sleep 0.25
   done
-  d=$(ms_since "$t0")
+  d=$(ms_since "$t0"); WD_NEW_PID=$p1
   if [ "$n1" -gt "$n0" ] && [ "$p1" != "$p0" ] && [ "$st" = active/running ] \
      && ct journalctl -u logbookd.service --no-pager -o cat | grep -q 'Watchdog timeout'; then
     ok watchdog "SIGUSR1 stalled pid $p0 -> 'Watchdog timeout' -> restarted as pid $p1, NRestarts $n0 -> $n1, active again after ${d} ms"
@@ -272,12 +281,18 @@ watchdog() {
 
 # After the SIGABRT the journal must recover: daemon READY again (checked above), status
 # served, and `logbook verify` accepts the journal (run as a group member: read-only).
+# The trip open at the abort must be closed by recovery (reason "recovered", DESIGN.md §3).
 journal_recovery() {
-  local out rc=0 st
+  local out rc=0 st rec
   st=$(status_json | head -c 200); [ -n "$st" ] || st=$(status_json live | head -c 200)
+  rec=$( { ct journalctl -u logbookd.service "_PID=$WD_NEW_PID" -o json --no-pager 2>/dev/null; status_json live; } \
+        | ct /usr/bin/python3 /mnt/e2e/check.py recovered 2>&1 || true)
   out=$(CT_TIMEOUT=60 as_user e2emember logbook verify 2>&1) || rc=$?
-  if [ "$rc" = 0 ] && [ -n "$st" ]; then ok journal-recovery "status served after restart; \`logbook verify\` rc 0: $(tail -1 <<<"$out" | cut -c1-120)"
-  else fail journal-recovery "logbook verify rc $rc: $(tail -2 <<<"$out" | tr '\n' ' ' | cut -c1-200); status: ${st:-none}"; fi
+  if [ "$rc" = 0 ] && [ -n "$st" ] && [[ $rec == ok* ]]; then
+    ok journal-recovery "${rec#ok }; \`logbook verify\` rc 0: $(tail -1 <<<"$out" | cut -c1-120)"
+  else
+    fail journal-recovery "logbook verify rc $rc: $(tail -2 <<<"$out" | tr '\n' ' ' | cut -c1-160); recovery: ${rec#fail }; status: ${st:0:80}"
+  fi
 }
 
 stop_service() {

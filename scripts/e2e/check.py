@@ -2,10 +2,34 @@
 """check.py MODE: small JSON checks for systemd-e2e.sh; prints "ok <detail>" or "fail <detail>".
   trip     stdin = `logbook status --json`: "trip" non-null with start_reason "service"
   fixes    stdin = `logbook status --json`: gps.fixes > 0
-  journal  stdin = `journalctl -u logbookd -o json`: TRIP_ID present in the daemon's entries"""
+  journal  stdin = `journalctl -u logbookd -o json`: TRIP_ID present in the daemon's entries
+  recovered stdin = status JSON after a watchdog restart: last_trip ended with reason recovered"""
 import json, sys
 
 mode = sys.argv[1]
+if mode == "recovered":
+    # After a watchdog abort, journal recovery must close the trip that was open (reason
+    # "recovered"). Evidence, either: the restarted daemon's journald entry with
+    # TRIPS_CLOSED_RECOVERED >= 1 (stdin = its `journalctl -o json` lines), or a status JSON
+    # whose last_trip ended with "recovered".
+    seen = []
+    for line in sys.stdin:
+        try:
+            e = json.loads(line)
+        except ValueError:
+            continue
+        if "TRIPS_CLOSED_RECOVERED" in e:
+            # a count ("1") or the list of trip ids ("[1]", what logbookd logs today)
+            v = str(e["TRIPS_CLOSED_RECOVERED"]).strip()
+            seen.append("%s: TRIPS_CLOSED_RECOVERED=%s" % (e.get("MESSAGE"), v))
+            ids = [x.strip() for x in v.strip("[]").split(",") if x.strip()]
+            if (v.isdigit() and int(v) >= 1) or (v.startswith("[") and ids):
+                print("ok " + seen[-1]); sys.exit()
+        lt = e.get("last_trip") if isinstance(e, dict) else None
+        if isinstance(lt, dict) and lt.get("end_reason") == "recovered":
+            print("ok trip %s closed with reason recovered" % lt.get("id")); sys.exit()
+    print("fail no closed-recovered trip seen (%s)" % ("; ".join(seen) or "no TRIPS_CLOSED_RECOVERED field, no last_trip recovered"))
+    sys.exit()
 if mode in ("trip", "fixes"):
     try:
         st = json.loads(sys.stdin.read())
