@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: MIT
 # Benchmark: the 3-hour Swiss drive replayed at full speed into
 #   (a) gpxlogger (gpsd-clients), the peer, and
-#   (b) logbookd (release build, --static-swift-stdlib),
+#   (b) logbookd (release build, --static-swift-stdlib) recording the drive as one trip
+#       (a `service` source): the whole pipeline, fixes -> engine -> journal -> live state,
 # each against its own private gpsd, in the same run. Prints fixes received, CPU
-# seconds (user+sys), max RSS and the ratios logbookd/gpxlogger.
+# seconds (user+sys), max RSS, the ratios logbookd/gpxlogger and journal bytes per point.
 # Usage: bench/gps-bench.sh [RUNS]   (default 3; the median run is reported)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,6 +14,7 @@ log=fixtures/gpslogs/20100403_Z205_Switzerland.txt
 
 scripts/install-deps.sh gpsd-clients time
 swift build -c release --static-swift-stdlib -Xswiftc -warnings-as-errors --product logbookd >/dev/null
+swift build -c release -Xswiftc -warnings-as-errors --product logbook >/dev/null
 bin="$(swift build -c release --show-bin-path)"
 work="$(mktemp -d /tmp/logbook-bench.XXXXXX)"
 trap 'rm -rf "$work"' EXIT
@@ -42,7 +44,8 @@ run_gpxlogger() {
 run_logbookd() {
     local dir="$work/lbd-$1"
     start_replay "$dir"
-    /usr/bin/time -f "%U %S %M" -o "$dir/time" "$bin/logbookd" --gpsd "127.0.0.1:$port" \
+    printf '[[vehicle]]\nid = "z205"\n[[source]]\ntype = "service"\nvehicle = "z205"\n' >"$dir/logbookd.toml"
+    /usr/bin/time -f "%U %S %M" -o "$dir/time" "$bin/logbookd" --config "$dir/logbookd.toml" --gpsd "127.0.0.1:$port" \
         --state-dir "$dir/state" --runtime-dir "$dir/run" 2>"$dir/log" &
     local timer=$!
     wait "$replay" || true
@@ -51,7 +54,11 @@ run_logbookd() {
     wait "$timer" || true
     local fixes
     fixes="$(/usr/bin/python3 -c 'import json,sys; g=json.load(open(sys.argv[1]))["gps"]; print(g["fixes"]+g["rejected"])' "$dir/run/live.json")"
-    echo "$fixes $(usage_of "$dir/time")"
+    "$bin/logbook" --state-dir "$dir/state" verify >"$dir/verify" 2>&1 || true
+    echo "$fixes $(usage_of "$dir/time")" >"$dir/result"
+    sed -n 's/.*bytes: \([0-9]*\).*/\1/p' "$dir/verify" >"$work/journal-bytes"
+    sed -n 's/.*points: \([0-9]*\).*/\1/p' "$dir/verify" >"$work/journal-points"
+    cat "$dir/result"
 }
 
 median() { sort -n | awk '{a[NR]=$0} END {print a[int((NR+1)/2)]}'; }
@@ -67,5 +74,7 @@ gc=$(printf '%s\n' "${gcpu[@]}" | median); gr=$(printf '%s\n' "${grss[@]}" | med
 lc=$(printf '%s\n' "${lcpu[@]}" | median); lr=$(printf '%s\n' "${lrss[@]}" | median)
 echo "gps-bench: gpxlogger: fixes $gfix, cpu ${gc} s, max rss $((gr / 1024)).$(((gr % 1024) * 10 / 1024)) MiB"
 echo "gps-bench: logbookd:  fixes $lfix, cpu ${lc} s, max rss $((lr / 1024)).$(((lr % 1024) * 10 / 1024)) MiB"
+jb="$(cat "$work/journal-bytes")"; jp="$(cat "$work/journal-points")"
+echo "gps-bench: journal: $jb bytes for $jp points: $(awk -v b="$jb" -v p="$jp" 'BEGIN {printf "%.1f", b / p}') bytes/point"
 awk -v lc="$lc" -v gc="$gc" -v lr="$lr" -v gr="$gr" 'BEGIN {
     printf "gps-bench: ratio logbookd/gpxlogger: cpu %.2f, max rss %.2f\n", (gc > 0 ? lc / gc : 0), lr / gr }'

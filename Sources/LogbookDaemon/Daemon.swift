@@ -50,26 +50,38 @@ public struct Daemon: Sendable {
 
     /// The service group; `main` runs it with SIGTERM/SIGINT as graceful-shutdown signals.
     public func makeServiceGroup(gracefulShutdownSignals: [UnixSignal] = [.sigterm, .sigint]) -> ServiceGroup {
+        typealias Entry = ServiceGroupConfiguration.ServiceConfiguration
         let (events, continuation) = AsyncStream.makeStream(of: PipelineEvent.self, bufferingPolicy: .bufferingOldest(1 << 16))
         let stall = StallSwitch()
-        // Shutdown runs in reverse order: tell systemd, stop the reader, drain the
-        // pipeline, stop pinging, publish the final state.
-        var services: [any Service] = [
-            LiveStatePublisher(path: configuration.liveStatePath, interval: configuration.liveInterval, state: state, logger: logger),
+        let updates = LiveUpdates()
+        let socketUp = StartupGate()
+        var control = ControlSocketService(
+            path: configuration.controlSocketPath, group: configuration.controlGroup,
+            handler: DaemonControlHandler(state: state, events: continuation, configuration: configuration),
+            updates: updates, logger: logger)
+        control.onListening = { socketUp.open() }
+        // Shutdown runs in reverse order: tell systemd, stop the reader, close the socket,
+        // drain the pipeline (the trip closes, the journal syncs), stop pinging, publish
+        // the final state.
+        var entries: [Entry] = [
+            Entry(service: LiveStatePublisher(path: configuration.liveStatePath, interval: configuration.liveInterval, state: state, logger: logger))
         ]
         if let interval = notifier.watchdogInterval {
-            services.append(WatchdogService(interval: interval, notifier: notifier, state: state, reader: gpsSource, logger: logger))
+            entries.append(Entry(service: WatchdogService(interval: interval, notifier: notifier, state: state, reader: gpsSource, logger: logger)))
         }
-        services.append(PipelineService(
+        entries.append(Entry(service: PipelineService(
             events: events, state: state, notifier: notifier, logger: logger, configuration: configuration,
-            journal: journal, bootID: bootID, stall: stall))
-        services.append(TickerService(events: continuation))
-        services.append(GPSReaderService(source: gpsSource, events: continuation))
-        if configuration.debugStallSignal { services.append(StallHookService(stall: stall, logger: logger)) }
-        services.append(ShutdownNotifierService(notifier: notifier, logger: logger))
-        var config = ServiceGroupConfiguration(
-            services: services.map { ServiceGroupConfiguration.ServiceConfiguration(service: $0) },
-            gracefulShutdownSignals: gracefulShutdownSignals, logger: logger)
+            journal: journal, bootID: bootID, stall: stall, updates: updates, startup: socketUp)))
+        // Without its socket the daemon still records trips: a bind failure is logged, not fatal.
+        entries.append(Entry(service: control, successTerminationBehavior: .ignore, failureTerminationBehavior: .ignore))
+        entries.append(Entry(service: TickerService(events: continuation)))
+        if !configuration.sources.isEmpty {
+            entries.append(Entry(service: SignalSourcesService(sources: configuration.sources, events: continuation, logger: logger)))
+        }
+        entries.append(Entry(service: GPSReaderService(source: gpsSource, events: continuation)))
+        if configuration.debugStallSignal { entries.append(Entry(service: StallHookService(stall: stall, logger: logger))) }
+        entries.append(Entry(service: ShutdownNotifierService(notifier: notifier, logger: logger)))
+        var config = ServiceGroupConfiguration(services: entries, gracefulShutdownSignals: gracefulShutdownSignals, logger: logger)
         config.maximumGracefulShutdownDuration = .seconds(10)
         return ServiceGroup(configuration: config)
     }

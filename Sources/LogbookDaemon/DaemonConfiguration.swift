@@ -22,6 +22,10 @@ public struct DaemonConfiguration: Sendable {
     /// Test hook: SIGUSR1 stalls the pipeline (`LOGBOOKD_DEBUG_STALL_SIGNAL=1`), so the
     /// systemd watchdog test can see a hung daemon restarted. Never set in production.
     public var debugStallSignal = false
+    /// Test hook: the trip engine's clock runs this many times faster than the real one
+    /// (`LOGBOOKD_DEBUG_CLOCK_SCALE`), so a replay paced N× sees stop and grace timers at the
+    /// drive's own pace. Never set in production.
+    public var debugClockScale: Double = 1
     /// `[[vehicle]]` entries.
     public var vehicles: [Vehicle] = []
     /// `[[source]]` entries: what starts and stops trips.
@@ -92,6 +96,12 @@ public struct DaemonConfiguration: Sendable {
         var config = DaemonConfiguration()
         try config.read(&reader)
         config.debugStallSignal = environment["LOGBOOKD_DEBUG_STALL_SIGNAL"] == "1"
+        if let text = environment["LOGBOOKD_DEBUG_CLOCK_SCALE"] {
+            guard let scale = Double(text), scale >= 1, scale <= 1000 else {
+                throw ConfigError(key: "LOGBOOKD_DEBUG_CLOCK_SCALE", file: nil, problem: "expected a number from 1 to 1000, got \"\(text)\"")
+            }
+            config.debugClockScale = scale
+        }
         try reader.rejectUnknownKeys()
         try config.apply(overrides)
         return config

@@ -21,11 +21,16 @@ struct PipelineService: Service {
     let journal: JournalWriter
     let bootID: String
     let stall: StallSwitch
+    /// Watchers on the control socket get every change at once (fix→watch latency).
+    let updates: LiveUpdates
+    /// Opened when the control socket listens: READY=1 waits for it.
+    let startup: StartupGate
 
     func run() async {
         var recorder = TripRecorder(configuration: configuration, journal: journal, logger: logger, bootID: bootID)
         var status = StatusLine(notifier: notifier)
         status.set("waiting for gpsd at \(configuration.gpsd)")
+        await startup.wait(upTo: .seconds(5))
         notifier.ready()
         logger.info("logbookd ready", metadata: ["gpsd": "\(configuration.gpsd)", "sources": "\(configuration.sources.map(\.kind.rawValue))"])
         // A `service` source: the trip spans the daemon's life.
@@ -55,6 +60,7 @@ struct PipelineService: Service {
                 news = true
             }
             publish(recorder)
+            updates.publish(state.nextPublication(at: wallClockNow()).json)
             if news { status.set(Self.describe(state.snapshot, gpsd: configuration.gpsd)) }
         }
         recorder.handle(.command(.shutdown), at: now())
@@ -78,7 +84,10 @@ struct PipelineService: Service {
             ])
     }
 
-    private func now() -> MonotonicInstant { MonotonicInstant(nanoseconds: UInt64(max(0, monotonicNanoseconds()))) }
+    private func now() -> MonotonicInstant {
+        let ns = Double(max(0, monotonicNanoseconds())) * configuration.debugClockScale
+        return MonotonicInstant(nanoseconds: UInt64(ns))
+    }
 
     /// Returns true when the event is news for STATUS= (connection changes).
     private func handle(_ event: GPSDEvent, _ recorder: inout TripRecorder) -> Bool {

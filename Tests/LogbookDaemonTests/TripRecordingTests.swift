@@ -59,22 +59,41 @@ import Testing
 
     func live(_ dir: TemporaryDirectory) -> [String: Any]? { readJSONFile(dir.file("run/live.json")) }
 
+    /// A fake `/sys/class/power_supply/NAME/online` under `dir`; returns the sysfs root.
+    func powerSupply(_ dir: TemporaryDirectory, _ name: String, online: Bool) throws -> String {
+        let root = dir.file("sys")
+        let supply = "\(root)/class/power_supply/\(name)"
+        try FileManager.default.createDirectory(atPath: supply, withIntermediateDirectories: true)
+        try (online ? "1\n" : "0\n").write(toFile: supply + "/online", atomically: true, encoding: .utf8)
+        return root
+    }
+
     @Test(.timeLimit(.minutes(5)))
     func swissDriveIsOneTripWhoseDistanceMatchesTheGeodesicSum() async throws {
         let log = TestPaths.gpsLog("20100403_Z205_Switzerland.txt")
         let ref = try reference(log)
         let dir = try TemporaryDirectory("trip")
         defer { dir.remove() }
+        // Ignition on before the drive.
+        let sysfs = try powerSupply(dir, "ACAD", online: true)
         let speed = 100.0
         let gpsd = try GPSDReplay(log: log, realtime: speed)
         defer { gpsd.stop() }
         let daemon = try DaemonProcess(arguments: ["--config", try config(dir, gpsd: gpsd.address, body: """
+            [trip]
+            power_off_grace_s = 2
             [[source]]
-            type = "service"
+            type = "power_supply"
+            supply = "ACAD"
+            sysfs_root = "\(sysfs)"
+            poll_interval_s = 0.1
             vehicle = "golf"
             """)])
         #expect(await eventually { (live(dir)?["trip"] as? [String: Any])?["active"] as? Bool == true })
         await gpsd.waitUntilFinished(timeout: .seconds(200))
+        // Ignition off after it: the trip ends after the grace, while the daemon runs on.
+        _ = try powerSupply(dir, "ACAD", online: false)
+        #expect(await eventually(.seconds(10)) { (live(dir)?["last_trip"] as? [String: Any])?["end_reason"] as? String == "power:ACAD" })
         let stopped = await daemon.stop()
         #expect(stopped?.0 == 0, "log: \(daemon.log.suffix(2000))")
         let trips = try JournalReader(directory: dir.file("state/journal")).trips()
@@ -87,13 +106,51 @@ import Testing
                      trip.summary.duration, speed, ref.span_s))
         #expect(error < 0.005)
         #expect(abs(trip.summary.maxSpeed - ref.max_speed_mps) < 0.5)
-        #expect(trip.vehicleID == "golf" && trip.startReason == "service" && trip.endReason == "shutdown")
+        #expect(trip.vehicleID == "golf" && trip.startReason == "power:ACAD" && trip.endReason == "power:ACAD")
         // Durations are monotonic: the replay ran `speed` times faster than the drive.
         let expected = ref.span_s / speed
         #expect(trip.summary.duration > expected * 0.8 && trip.summary.duration < expected * 1.5)
         let points = try JournalReader(directory: dir.file("state/journal")).points(of: trip.id)
         #expect(points.count == trip.summary.pointCount && points.count > 9_000)
         #expect(zip(points, points.dropFirst()).allSatisfy { $0.time < $1.time })
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func powerFlappingWithinTheGraceDoesNotSplitAndPowerOffClosesAfterIt() async throws {
+        let dir = try TemporaryDirectory("flap")
+        defer { dir.remove() }
+        let sysfs = try powerSupply(dir, "ACAD", online: false)
+        let daemon = try DaemonProcess(arguments: ["--config", try config(dir, gpsd: "127.0.0.1:1", body: """
+            [trip]
+            power_off_grace_s = 3
+            [[source]]
+            type = "power_supply"
+            supply = "ACAD"
+            sysfs_root = "\(sysfs)"
+            poll_interval_s = 0.05
+            vehicle = "golf"
+            """)])
+        func trip() -> [String: Any]? { live(dir)?["trip"] as? [String: Any] }
+        _ = try powerSupply(dir, "ACAD", online: true)
+        #expect(await eventually { trip()?["id"] as? String == "1" })
+        // Engine restart: off for 1 s, on again — the same trip goes on.
+        _ = try powerSupply(dir, "ACAD", online: false)
+        try await Task.sleep(for: .seconds(1))
+        _ = try powerSupply(dir, "ACAD", online: true)
+        try await Task.sleep(for: .seconds(4))
+        #expect(trip()?["id"] as? String == "1", "flapping split the trip")
+        // Parked: off for good; the trip closes after the 3 s grace, not before.
+        _ = try powerSupply(dir, "ACAD", online: false)
+        let off = ContinuousClock.now
+        #expect(await eventually { trip() == nil })
+        let closedAfter = off.duration(to: .now)
+        print("trip-e2e: power off at standstill closed the trip after \(closedAfter)")
+        // Grace, plus up to one 1 s engine tick, one 1 s live.json interval and scheduling slack.
+        #expect(closedAfter >= .seconds(2.9) && closedAfter < .seconds(6.5))
+        _ = await daemon.stop()
+        let trips = try JournalReader(directory: dir.file("state/journal")).trips()
+        #expect(trips.count == 1)
+        #expect(trips.first?.endReason == "power:ACAD")
     }
 
     @Test(.timeLimit(.minutes(2)))
@@ -124,5 +181,34 @@ import Testing
         #expect(crashed.summary.pointCount > 0)
         let restarted = try #require(trips.first { $0.id == TripID(2) })
         #expect(restarted.startReason == "service" && restarted.endReason == "shutdown")
+    }
+}
+
+extension TripRecordingTests {
+    @Test(.timeLimit(.minutes(3)))
+    func munichInMotionModeIsOneTripAcrossCityStopsWithGapsRecorded() async throws {
+        let log = TestPaths.gpsLog("munich-gps.nmea")
+        let ref = try reference(log)
+        let dir = try TemporaryDirectory("motion")
+        defer { dir.remove() }
+        let speed = 40.0
+        let gpsd = try GPSDReplay(log: log, realtime: speed)
+        defer { gpsd.stop() }
+        // The engine's clock runs at the replay's pace, so 300 s stop rules mean 300 s of drive.
+        let d = try DaemonProcess(
+            arguments: ["--config", try config(dir, gpsd: gpsd.address, body: "[[source]]\ntype = \"motion\"\nvehicle = \"golf\"\n")],
+            environment: ["LOGBOOKD_DEBUG_CLOCK_SCALE": String(speed)])
+        await gpsd.waitUntilFinished(timeout: .seconds(150))
+        _ = await d.stop()
+        let reader = try JournalReader(directory: dir.file("state/journal"))
+        let trips = try reader.trips().filter { $0.state != .discarded }
+        try #require(trips.count == 1, "city stops must not split the trip: \(trips)")
+        let trip = trips[0]
+        print(String(format: "trip-e2e: munich motion: 1 trip, %.0f m (raw GeographicLib sum %.0f m), %d points, start %@",
+                     trip.summary.distance, ref.distance_m, trip.summary.pointCount, trip.startReason))
+        #expect(trip.startReason == "motion")
+        #expect(trip.summary.distance > 0.85 * ref.distance_m && trip.summary.distance < 1.02 * ref.distance_m)
+        // The 40 s no-fix gap is bridged and recorded in the log and the journal.
+        #expect(d.log.contains("no-fix gap bridged"), "log: \(d.log.suffix(3000))")
     }
 }

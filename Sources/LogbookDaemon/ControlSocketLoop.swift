@@ -1,0 +1,230 @@
+// SPDX-License-Identifier: MIT
+internal import LogbookCore
+internal import Logging
+#if canImport(Glibc)
+    internal import Glibc
+#endif
+
+/// The `poll(2)` loop of the control socket: accepts clients, reads their requests,
+/// answers them and streams live-state publications to watchers.
+///
+/// Lives on the server thread only. Every fd is non-blocking and every buffer bounded, so
+/// no client, however slow or hostile, can stall the loop or grow the daemon's memory.
+final class ControlSocketLoop {
+    private let server: ControlSocketServer
+    private let listener: ControlSocketListener
+    private let handler: any ControlHandler
+    private let commands: [String: ControlCommand]
+    private let updates: LiveUpdates
+    private let jobs: AsyncStream<ControlSocketServer.Job>.Continuation
+    private let limits: ControlSocketService.Limits
+    private let logger: Logger
+    private var clients: [UInt64: ControlConnection] = [:]
+    private var lastClientID: UInt64 = 0
+    /// The generation of the last publication sent to watchers.
+    private var generation: UInt64
+    private var chunk = [UInt8](repeating: 0, count: 16_384)
+    /// Out of fds: stop polling the listener for a moment instead of spinning on it.
+    private var acceptPaused = false
+
+    init(
+        server: ControlSocketServer, listener: ControlSocketListener, handler: any ControlHandler, updates: LiveUpdates,
+        jobs: AsyncStream<ControlSocketServer.Job>.Continuation, limits: ControlSocketService.Limits, logger: Logger
+    ) {
+        self.server = server
+        self.listener = listener
+        self.handler = handler
+        self.commands = Dictionary(handler.commands.map { ($0.name, $0) }, uniquingKeysWith: { _, last in last })
+        self.updates = updates
+        self.jobs = jobs
+        self.limits = limits
+        self.logger = logger
+        generation = updates.latest?.generation ?? 0
+    }
+
+    /// Serves until the server is stopped; returns why it failed, or nil.
+    func run() -> String? {
+        let token = updates.subscribe { [server] in server.wake() }
+        defer {
+            updates.unsubscribe(token)
+            for client in clients.values { close(client.fd) }
+            clients = [:]
+        }
+        var fds: [pollfd] = []
+        var ids: [UInt64] = []
+        while !server.isStopping {
+            fds.removeAll(keepingCapacity: true)
+            ids.removeAll(keepingCapacity: true)
+            fds.append(pollfd(fd: listener.fd, events: acceptPaused ? 0 : Int16(POLLIN), revents: 0))
+            fds.append(pollfd(fd: server.wakeFD, events: Int16(POLLIN), revents: 0))
+            for (id, client) in clients {
+                guard let events = client.pollEvents else { continue }
+                fds.append(pollfd(fd: client.fd, events: events, revents: 0))
+                ids.append(id)
+            }
+            let ready = poll(&fds, nfds_t(fds.count), acceptPaused ? 100 : -1)
+            if ready < 0 {
+                if errno == EINTR { continue }
+                return "poll: \(errnoText(errno))"
+            }
+            acceptPaused = false
+            if fds[1].revents != 0 { server.drainWake() }
+            deliverCompletions()
+            deliverPublication()
+            // Clients first: those that left free their slots before new ones are counted.
+            for (index, id) in ids.enumerated() where fds[index + 2].revents != 0 {
+                serve(id, events: fds[index + 2].revents)
+            }
+            if fds[0].revents & Int16(POLLNVAL | POLLERR) != 0 { return "the listening socket failed" }
+            if fds[0].revents & Int16(POLLIN) != 0 { acceptClients() }
+        }
+        return nil
+    }
+
+    // MARK: Clients
+
+    private func acceptClients() {
+        while true {
+            let fd = accept(listener.fd, nil, nil)
+            if fd < 0 {
+                switch errno {
+                case EINTR, ECONNABORTED, EPROTO: continue
+                case EAGAIN, EWOULDBLOCK: return
+                default:
+                    logger.error("control socket: accept failed", metadata: ["error": "\(errnoText(errno))"])
+                    acceptPaused = true
+                    return
+                }
+            }
+            // accept4 is not visible from Swift; the daemon never execs, so CLOEXEC can come late.
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            guard clients.count < limits.maxClients else {
+                // A fresh socket's buffer always takes one short line.
+                let line = ControlReply.error("too_many_clients", "at most \(limits.maxClients) clients", id: nil)
+                _ = line.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)) }
+                close(fd)
+                logger.warning("control socket: client refused, too many clients", metadata: ["limit": "\(limits.maxClients)"])
+                continue
+            }
+            lastClientID += 1
+            clients[lastClientID] = ControlConnection(
+                id: lastClientID, fd: fd, maxLine: limits.maxLineBytes, outboundLimit: limits.outboundBytes)
+        }
+    }
+
+    private func serve(_ id: UInt64, events: Int16) {
+        guard let client = clients[id] else { return }
+        if events & Int16(POLLNVAL) != 0 { client.peerGone = true }
+        if events & Int16(POLLOUT) != 0 { _ = client.flush() }
+        if events & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
+            // After a hang-up, read what is left (a request sent just before closing still runs).
+            let drain = events & Int16(POLLHUP | POLLERR) != 0
+            repeat {
+                guard client.read(into: &chunk) == .data else { break }
+                process(client)
+            } while drain && client.wantsInput && clients[id] != nil
+            if drain { client.peerGone = true }
+        }
+        process(client)
+    }
+
+    /// Handles the complete lines a client has sent, then closes it if it is done.
+    private func process(_ client: ControlConnection) {
+        while !client.awaitingReply, clients[client.id] != nil, let input = client.nextInput() {
+            switch input {
+            case .tooLong: reply(client, ControlReply.error("too_long", "a request line is limited to \(limits.maxLineBytes) bytes", id: nil))
+            case .line(let line): handle(line, from: client)
+            }
+        }
+        if client.isDone { drop(client) }
+    }
+
+    private func drop(_ client: ControlConnection) {
+        guard clients.removeValue(forKey: client.id) != nil else { return }
+        close(client.fd)
+    }
+
+    /// Queues `line` and sends what the socket takes; disconnects a client that lets its
+    /// replies pile up.
+    private func reply(_ client: ControlConnection, _ line: [UInt8]) {
+        guard !client.peerGone else { return }
+        guard client.enqueue(line) else {
+            logger.warning(
+                "control socket: client not reading its replies; disconnecting",
+                metadata: ["client": "\(client.id)", "pending_bytes": "\(client.pendingOutput)", "watching": "\(client.isWatching)"])
+            drop(client)
+            return
+        }
+        _ = client.flush()
+    }
+
+    // MARK: Requests
+
+    private func handle(_ raw: [UInt8], from client: ControlConnection) {
+        var line = raw[...]
+        if line.last == 13 { line = line.dropLast() }
+        if line.allSatisfy({ $0 == 32 || $0 == 9 }) { return }
+        let request: JSONValue
+        do {
+            request = try JSONValue.parse(line)
+        } catch {
+            return reply(client, ControlReply.error("bad_request", "not a JSON request: \(error)", id: nil))
+        }
+        guard case .object = request else {
+            return reply(client, ControlReply.error("bad_request", "a request is a JSON object", id: nil))
+        }
+        let id = request["id"]
+        guard let name = request["cmd"] else {
+            return reply(client, ControlReply.error("bad_request", "missing \"cmd\"", id: id))
+        }
+        guard let name = name.stringValue else {
+            return reply(client, ControlReply.error("bad_request", "\"cmd\" must be a string", id: id))
+        }
+        switch name {
+        case "status":
+            reply(client, ControlReply.line(handler.currentState(), id: id))
+        case "watch":
+            client.watchID = .some(id)
+            reply(client, ControlReply.line(updates.latest?.document ?? handler.currentState(), id: id))
+        default:
+            guard let command = commands[name] else {
+                return reply(client, ControlReply.error("unknown_command", "unknown command \"\(name)\"", id: id))
+            }
+            if let problem = command.problem(with: request) {
+                return reply(client, ControlReply.error("bad_request", problem, id: id))
+            }
+            if case .terminated = jobs.yield(ControlSocketServer.Job(connection: client.id, command: name, request: request, id: id)) {
+                return reply(client, ControlReply.error("unavailable", "the daemon is shutting down", id: id))
+            }
+            client.awaitingReply = true
+        }
+    }
+
+    /// Sends the handler's replies and resumes those connections' queued requests.
+    private func deliverCompletions() {
+        for (id, line) in server.takeCompletions() {
+            guard let client = clients[id] else { continue }
+            client.awaitingReply = false
+            reply(client, line)
+            process(client)
+        }
+    }
+
+    /// Sends the newest publication, serialized once, to every watcher.
+    private func deliverPublication() {
+        guard let latest = updates.latest, latest.generation != generation else { return }
+        generation = latest.generation
+        let watchers = clients.values.filter { $0.isWatching && !$0.peerGone }
+        guard !watchers.isEmpty else { return }
+        let plain = ControlReply.line(latest.document, id: nil)
+        for client in watchers {
+            if case .some(.some(let id)) = client.watchID {
+                reply(client, ControlReply.line(latest.document, id: id))
+            } else {
+                reply(client, plain)
+            }
+            if client.isDone { drop(client) }
+        }
+    }
+}
