@@ -1,0 +1,413 @@
+#!/bin/bash
+# systemd-e2e.sh - end-to-end test of logbookd under a REAL systemd (PID 1 of a throwaway
+# unshare container whose root is a tmpfs-backed overlay of the host root).
+#
+#   scripts/systemd-e2e.sh [BIN_DIR]
+#
+# BIN_DIR (or env LOGBOOK_BIN_DIR; default .build/release) holds the built `logbookd` and
+# `logbook` (swift build -c release --static-swift-stdlib). Runs as root, needs util-linux,
+# gpsd + python3-gps (replay), dpkg-deb (package steps); missing apt packages are installed.
+#
+# Every step prints exactly one line:  systemd-e2e: <step>: ok [detail]
+#                                  or  systemd-e2e: <step>: FAIL <detail>
+# Steps, container 1 (units installed from systemd/ by hand, test drop-in, private gpsd):
+#   boot install logind-delay gps-replay start status-text user gps-fixes trip-service control-socket
+#   cli-member watchdog journal-recovery stop cli-stopped journal-fields
+# Container 2 (the .deb built by scripts/build-deb.sh from the same binaries):
+#   deb-build deb-boot deb-install deb-upgrade deb-purge
+#
+# Environment:
+#   LOGBOOK_BIN_DIR           build dir with logbookd/logbook (arg 1 wins)
+#   LOGBOOK_E2E_ALLOW_FAIL    comma-separated steps whose FAIL does not fail the run, e.g.
+#                             "trip-service,journal-fields" while the trip feature is not merged
+#   LOGBOOK_E2E_SKIP_DEB=1    skip the package steps
+#   LOGBOOK_GPSREPLAY         replay script (default scripts/gpsreplay.py)
+#   LOGBOOK_E2E_GPSLOG        NMEA log to replay (default fixtures/gpslogs/20100403_Z205_Switzerland.txt)
+#   LOGBOOK_E2E_KEEP_LOGS=DIR copy the containers' journals there before teardown
+#
+# Exit: 0 all steps ok (or allowed to fail) or SKIP (namespaces unavailable); 1 a step
+# failed; 2 usage/setup error. Nothing is left on the host: the containers' mounts live in
+# their own mount namespaces, the scratch dirs and cgroups are removed, and only processes
+# this script started (by PID) are killed.
+set -euo pipefail
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+ROOT=$(cd "$HERE/.." && pwd)
+BIN_DIR=$(cd "${1:-${LOGBOOK_BIN_DIR:-$ROOT/.build/release}}" 2>/dev/null && pwd) || BIN_DIR=${1:-${LOGBOOK_BIN_DIR:-$ROOT/.build/release}}
+GPSLOG=${LOGBOOK_E2E_GPSLOG:-$ROOT/fixtures/gpslogs/20100403_Z205_Switzerland.txt}
+GPSREPLAY=${LOGBOOK_GPSREPLAY:-$ROOT/scripts/gpsreplay.py}
+GPS_PORT=29470          # inside the container's private network namespace
+WATCHDOG_TEST_SEC=6     # shortened by the test drop-in so the watchdog step takes ~10 s
+ALLOW_FAIL=",${LOGBOOK_E2E_ALLOW_FAIL:-},"
+
+# shellcheck source-path=SCRIPTDIR source=e2e/container.sh
+. "$HERE/e2e/container.sh"
+
+FAILED=(); ALLOWED=(); T_START=$(date +%s%N); WD_NEW_PID=0
+ok()   { echo "systemd-e2e: $1: ok${2:+ $2}"; }
+fail() {
+  echo "systemd-e2e: $1: FAIL $2"
+  if [[ $ALLOW_FAIL == *",$1,"* ]]; then ALLOWED+=("$1"); else FAILED+=("$1"); fi
+}
+ms_since() { echo $(( ($(date +%s%N) - $1) / 1000000 )); }
+# Value of one systemctl property inside the container.
+prop() { ct systemctl show -P "$2" "$1" 2>/dev/null || true; }
+# Run as an unprivileged user inside the container.
+as_user() { local u=$1; shift; ct runuser -u "$u" -- "$@"; }
+
+EXTRA_DIRS=()   # scratch dirs of this script, removed on exit
+cleanup() {
+  local rc=$?
+  ct_teardown
+  if [ ${#EXTRA_DIRS[@]} -gt 0 ]; then rm -rf "${EXTRA_DIRS[@]}"; fi
+  exit "$rc"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# ------------------------------------------------------------------ preconditions
+# Installs the few Debian packages the test needs; apt-get update only once, only if needed.
+ensure_packages() {
+  local missing=() p
+  for p in "$@"; do dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing+=("$p"); done
+  [ ${#missing[@]} = 0 ] && return 0
+  echo "systemd-e2e: installing ${missing[*]}"
+  timeout 600 apt-get update -qq && DEBIAN_FRONTEND=noninteractive timeout 600 apt-get install -y -qq "${missing[@]}" >/dev/null
+}
+
+preflight() {
+  local why
+  if ! why=$(ct_can_boot); then echo "systemd-e2e: SKIP $why"; exit 0; fi
+  ensure_packages util-linux gpsd python3-gps dpkg-dev || { echo "systemd-e2e: setup: FAIL cannot install packages"; exit 2; }
+  local f
+  for f in logbookd logbook; do
+    [ -x "$BIN_DIR/$f" ] || { echo "systemd-e2e: setup: FAIL $BIN_DIR/$f missing (build with: swift build -c release --static-swift-stdlib)"; exit 2; }
+  done
+  if [ ! -f "$GPSREPLAY" ] && [ -z "${LOGBOOK_GPSREPLAY:-}" ] && [ -f /work/shared/tools/gpsreplay.py ]; then
+    GPSREPLAY=/work/shared/tools/gpsreplay.py   # development fallback until scripts/gpsreplay.py is merged
+  fi
+  [ -f "$GPSREPLAY" ] || { echo "systemd-e2e: setup: FAIL no replay script ($GPSREPLAY)"; exit 2; }
+  [ -f "$GPSLOG" ] || { echo "systemd-e2e: setup: FAIL no GPS log ($GPSLOG)"; exit 2; }
+  echo "systemd-e2e: binaries from $BIN_DIR ($(file -b "$BIN_DIR/logbookd" 2>/dev/null | cut -d, -f1-2 || echo '?'))"
+}
+
+# ------------------------------------------------------------------ container 1 steps
+boot() {   # $1 = step name
+  if ct_boot "$1"; then ok "$1" "systemd $(ct systemctl --version | awk 'NR==1{print $2}') as PID 1 (host pid $CT_PID1) in ${CT_BOOT_MS} ms"
+  else fail "$1" "container did not boot"; return 1; fi
+}
+
+# Installs what the package would, by hand, plus the test drop-in and two test users.
+install_units() {
+  local s=$CT_SHARE
+  mkdir -p "$s/bin" "$s/units"
+  cp "$BIN_DIR/logbookd" "$BIN_DIR/logbook" "$s/bin/"
+  cp -r "$ROOT/systemd/." "$s/units/"
+  cp "$GPSREPLAY" "$s/gpsreplay.py"; cp "$GPSLOG" "$s/gps.log"
+  cp "$HERE/e2e/sockprobe.py" "$HERE/e2e/check.py" "$s/"
+  # The unit's own ExecStart runs unchanged; the test config points it at the private gpsd.
+  cat > "$s/logbookd.toml" <<EOF
+# systemd-e2e.sh test configuration: private gpsd; a "service" source, i.e. the trip spans
+# the daemon's life (what vehicle-ignition.target starting logbookd means).
+[gpsd]
+address = "127.0.0.1:$GPS_PORT"
+
+[[vehicle]]
+id = "e2e"
+name = "E2E test car"
+
+[[source]]
+type = "service"
+vehicle = "e2e"
+EOF
+  cat > "$s/e2e.conf" <<EOF
+# systemd-e2e.sh test drop-in: stall hook for the watchdog step, short watchdog.
+[Service]
+Environment=LOGBOOKD_DEBUG_STALL_SIGNAL=1
+WatchdogSec=${WATCHDOG_TEST_SEC}s
+EOF
+  # shellcheck disable=SC2016  # runs inside the container
+  if out=$(ct bash -euc '
+      install -m 0755 /mnt/e2e/bin/logbookd /mnt/e2e/bin/logbook /usr/bin/
+      u=/mnt/e2e/units
+      install -m 0644 $u/logbookd.service $u/vehicle-ignition.target /lib/systemd/system/
+      install -D -m 0644 $u/sysusers.d/logbook.conf /usr/lib/sysusers.d/logbook.conf
+      install -D -m 0644 $u/tmpfiles.d/logbook.conf /usr/lib/tmpfiles.d/logbook.conf
+      install -D -m 0644 $u/logind.conf.d/50-logbook.conf /usr/lib/systemd/logind.conf.d/50-logbook.conf
+      install -D -m 0644 /mnt/e2e/logbookd.toml /etc/logbook/logbookd.toml
+      install -D -m 0644 /mnt/e2e/e2e.conf /etc/systemd/system/logbookd.service.d/e2e.conf
+      systemd-sysusers logbook.conf
+      systemd-tmpfiles --create logbook.conf
+      useradd -M -G logbook e2emember; useradd -M e2eother
+      systemctl daemon-reload' 2>&1); then
+    ok install "binaries, units, sysusers, tmpfiles, test config + drop-in; users e2emember (group logbook), e2eother"
+  else fail install "$(tail -3 <<<"$out" | tr '\n' ' ')"; return 1; fi
+}
+
+# The logind drop-in must raise InhibitDelayMaxSec (default 5 s) to 30 s. logind reads it
+# at start; in the container it is already running, so restart it there.
+logind_delay() {
+  local v
+  ct systemctl restart systemd-logind.service >/dev/null 2>&1 || true
+  v=$(ct busctl get-property org.freedesktop.login1 /org/freedesktop/login1 org.freedesktop.login1.Manager InhibitDelayMaxUSec 2>&1 || true)
+  if [ "$v" = "t 30000000" ]; then ok logind-delay "logind InhibitDelayMaxUSec=30000000 from 50-logbook.conf"
+  else fail logind-delay "logind InhibitDelayMaxUSec: '$v' (want t 30000000)"; fi
+}
+
+# gpsd replaying the log, as a transient unit inside the container (loopback only).
+gps_replay() {
+  local _
+  # The log spans 177 min, i.e. 3.5 min at 50x: longer than the whole test. Restart=always
+  # replays it again should a slow machine get there.
+  ct systemd-run --quiet --unit=e2e-gpsreplay -p PrivateTmp=yes -p Restart=always -p RestartSec=0 \
+     /usr/bin/python3 /mnt/e2e/gpsreplay.py --tcp --realtime 50 --port "$GPS_PORT" /mnt/e2e/gps.log >/dev/null 2>&1 || true
+  for _ in $(seq 1 100); do
+    if ct bash -c "exec 3<>/dev/tcp/127.0.0.1/$GPS_PORT" 2>/dev/null; then
+      ok gps-replay "gpsd replaying $(basename "$GPSLOG") at 50x on 127.0.0.1:$GPS_PORT"; return 0; fi
+    sleep 0.1
+  done
+  fail gps-replay "gpsd not listening on $GPS_PORT: $(ct journalctl -u e2e-gpsreplay --no-pager -o cat | tail -3 | tr '\n' ' ')"
+}
+
+start_target() {
+  local t0 rc=0 d st main ready_ms
+  t0=$(date +%s%N)
+  CT_TIMEOUT=90 ct systemctl start vehicle-ignition.target 2>/dev/null || rc=$?
+  d=$(ms_since "$t0")
+  st="$(prop logbookd.service ActiveState)/$(prop logbookd.service SubState)"
+  main=$(prop logbookd.service MainPID)
+  # Type=notify: ActiveEnter (READY=1 received) minus ExecMainStart = time to READY=1.
+  ready_ms=$(( ($(prop logbookd.service ActiveEnterTimestampMonotonic) - $(prop logbookd.service ExecMainStartTimestampMonotonic)) / 1000 ))
+  if [ "$rc" = 0 ] && [ "$st" = active/running ] && [ "$(prop vehicle-ignition.target ActiveState)" = active ]; then
+    ok start "vehicle-ignition.target pulled logbookd: active (running) pid $main, READY=1 ${ready_ms} ms after exec, start returned in ${d} ms"
+  else
+    fail start "rc=$rc logbookd=$st result=$(prop logbookd.service Result) after ${d} ms: $(ct journalctl -u logbookd --no-pager -o cat | tail -4 | tr '\n' ' ')"
+    return 1
+  fi
+}
+
+status_text() {
+  local txt line _
+  for _ in $(seq 1 20); do txt=$(prop logbookd.service StatusText); [ -n "$txt" ] && break; sleep 0.25; done
+  line=$(ct systemctl status logbookd.service --no-pager 2>/dev/null | grep -m1 'Status: "' || true)
+  if [ -n "$txt" ] && [ -n "$line" ]; then ok status-text "systemctl status shows${line#*Status:} "
+  else fail status-text "no STATUS= line (StatusText='$txt')"; fi
+}
+
+run_user() {
+  local pid uid user groups
+  pid=$(prop logbookd.service MainPID)
+  # shellcheck disable=SC2016  # awk program
+  uid=$(ct awk '/^Uid:/{print $2}' "/proc/$pid/status" 2>/dev/null || true)
+  user=$(ct getent passwd "$uid" | cut -d: -f1 || true)
+  # shellcheck disable=SC2016  # awk program
+  groups=$(ct awk '/^Groups:/{for(i=2;i<=NF;i++) print $i}' "/proc/$pid/status" 2>/dev/null | while read -r g; do ct getent group "$g" | cut -d: -f1; done | tr '\n' ' ')
+  if [ "$user" = logbook ]; then ok user "MainPID $pid runs as logbook (uid $uid), supplementary groups: ${groups:-none}"
+  else fail user "MainPID $pid runs as '${user:-?}' (uid ${uid:-?})"; fi
+}
+
+# The daemon's state as a group member sees it: `logbook status --json`, or (source=live)
+# the live.json contract file itself, which does not depend on the CLI.
+status_json() {
+  if [ "${1:-cli}" = live ]; then as_user e2emember cat /run/logbook/live.json 2>/dev/null || true
+  else as_user e2emember logbook status --json 2>/dev/null || true; fi
+}
+
+# Repeats a check.py mode on the status JSON until ok or the deadline. Falls back to
+# live.json when the CLI gives nothing, and says so.
+poll_status() {
+  local mode=$1 secs=$2 src=${3:-cli} res='' json='' note=''
+  local end=$(( $(date +%s) + secs ))
+  while :; do
+    json=$(status_json "$src")
+    if [ -z "$json" ] && [ "$src" = cli ]; then json=$(status_json live); note=" (from live.json: \`logbook status --json\` gave nothing)"; else note=; fi
+    res=$(ct /usr/bin/python3 /mnt/e2e/check.py "$mode" <<<"$json" 2>&1 || true)
+    [[ $res == ok* ]] && break
+    [ "$(date +%s)" -ge "$end" ] && break
+    sleep 0.5
+  done
+  echo "$res$note"
+}
+
+gps_fixes() {
+  local res; res=$(poll_status fixes 20 live)
+  if [[ $res == ok* ]]; then ok gps-fixes "${res#ok }"; else fail gps-fixes "${res#fail }"; fi
+}
+
+trip_service() {
+  local res; res=$(poll_status trip 10)
+  if [[ $res == ok* ]]; then ok trip-service "${res#ok }"; else fail trip-service "${res#fail }"; fi
+}
+
+control_socket() {
+  local sock=/run/logbook/control.sock meta member other
+  meta=$(ct stat -c '%F %a %U:%G' "$sock" 2>/dev/null || echo missing)
+  other=$(as_user e2eother /usr/bin/python3 /mnt/e2e/sockprobe.py "$sock" 2>&1 || true)
+  member=$(as_user e2emember /usr/bin/python3 /mnt/e2e/sockprobe.py "$sock" 2>&1 || true)
+  if [[ $meta == socket\ 660\ *:logbook ]] && [ "$other" = "ERR EACCES" ] && [[ $member == OK\ \{* ]]; then
+    ok control-socket "$sock is $meta; non-member e2eother: EACCES; member e2emember: got a JSON reply"
+  else
+    fail control-socket "$sock is '$meta' (want socket 660 *:logbook); non-member: '$other' (want ERR EACCES); member: '${member:0:120}'"
+  fi
+}
+
+cli_member() {
+  local out rc=0
+  out=$(as_user e2emember logbook status 2>&1) || rc=$?
+  if [ "$rc" = 0 ]; then ok cli-member "\`logbook status\` as e2emember: rc 0: $(head -2 <<<"$out" | tr '\n' ' ' | cut -c1-120)"
+  else fail cli-member "\`logbook status\` as e2emember: rc $rc: $(tr '\n' ' ' <<<"$out" | cut -c1-200)"; fi
+}
+
+watchdog() {
+  local n0 p0 n1 p1 st t0 _ d
+  n0=$(prop logbookd.service NRestarts); p0=$(prop logbookd.service MainPID)
+  t0=$(date +%s%N)
+  ct systemctl kill --kill-who=main --signal=SIGUSR1 logbookd.service
+  # watchdog timeout + SIGABRT + RestartSec=2 + READY=1 again
+  for _ in $(seq 1 160); do
+    n1=$(prop logbookd.service NRestarts); p1=$(prop logbookd.service MainPID)
+    st="$(prop logbookd.service ActiveState)/$(prop logbookd.service SubState)"
+    [ "$n1" -gt "$n0" ] && [ "$st" = active/running ] && [ "$p1" != "$p0" ] && break
+    sleep 0.25
+  done
+  d=$(ms_since "$t0"); WD_NEW_PID=$p1
+  if [ "$n1" -gt "$n0" ] && [ "$p1" != "$p0" ] && [ "$st" = active/running ] \
+     && ct journalctl -u logbookd.service --no-pager -o cat | grep -q 'Watchdog timeout'; then
+    ok watchdog "SIGUSR1 stalled pid $p0 -> 'Watchdog timeout' -> restarted as pid $p1, NRestarts $n0 -> $n1, active again after ${d} ms"
+  else
+    fail watchdog "after ${d} ms: NRestarts $n0 -> $n1, MainPID $p0 -> $p1, $st; $(ct journalctl -u logbookd --no-pager -o cat | grep -E 'Watchdog|Main process' | tail -2 | tr '\n' ' ')"
+  fi
+}
+
+# After the SIGABRT the journal must recover: daemon READY again (checked above), status
+# served, and `logbook verify` accepts the journal (run as a group member: read-only).
+# The trip open at the abort must be closed by recovery (reason "recovered", DESIGN.md §3).
+journal_recovery() {
+  local out rc=0 st rec
+  st=$(status_json | head -c 200); [ -n "$st" ] || st=$(status_json live | head -c 200)
+  rec=$( { ct journalctl -u logbookd.service "_PID=$WD_NEW_PID" -o json --no-pager 2>/dev/null; status_json live; } \
+        | ct /usr/bin/python3 /mnt/e2e/check.py recovered 2>&1 || true)
+  out=$(CT_TIMEOUT=60 as_user e2emember logbook verify 2>&1) || rc=$?
+  if [ "$rc" = 0 ] && [ -n "$st" ] && [[ $rec == ok* ]]; then
+    ok journal-recovery "${rec#ok }; \`logbook verify\` rc 0: $(tail -1 <<<"$out" | cut -c1-120)"
+  else
+    fail journal-recovery "logbook verify rc $rc: $(tail -2 <<<"$out" | tr '\n' ' ' | cut -c1-160); recovery: ${rec#fail }; status: ${st:0:80}"
+  fi
+}
+
+stop_service() {
+  local t0 d rc=0 st res
+  t0=$(date +%s%N)
+  ct systemctl stop logbookd.service || rc=$?
+  d=$(ms_since "$t0")
+  st=$(prop logbookd.service ActiveState); res=$(prop logbookd.service Result)
+  if [ "$rc" = 0 ] && [ "$st" = inactive ] && [ "$res" = success ] && [ "$d" -le 2000 ] && ! ct test -e /run/logbook; then
+    ok stop "systemctl stop took ${d} ms (limit 2000), Result=success, /run/logbook removed"
+  else
+    fail stop "rc=$rc after ${d} ms (limit 2000), ActiveState=$st Result=$res ExecMainStatus=$(prop logbookd.service ExecMainStatus), /run/logbook $(ct test -e /run/logbook && echo left behind || echo removed)"
+  fi
+}
+
+# With the daemon stopped, /run/logbook is gone: the CLI must say "daemon unreachable" (69)
+# rather than show a stale live.json.
+cli_stopped() {
+  local out rc=0
+  out=$(as_user e2emember logbook status 2>&1) || rc=$?
+  if [ "$rc" = 69 ]; then ok cli-stopped "\`logbook status\` with the daemon stopped: rc 69 (unreachable)"
+  else fail cli-stopped "\`logbook status\` with the daemon stopped: rc $rc (want 69): $(tr '\n' ' ' <<<"$out" | cut -c1-160)"; fi
+}
+
+journal_fields() {
+  local res
+  res=$(ct journalctl -b -u logbookd.service -o json --no-pager 2>/dev/null | ct /usr/bin/python3 /mnt/e2e/check.py journal 2>&1 || true)
+  if [[ $res == ok* ]]; then ok journal-fields "${res#ok }"; else fail journal-fields "${res#fail }"; fi
+}
+
+# ------------------------------------------------------------------ container 2: the .deb
+DEB1=; DEB2=
+deb_build() {
+  local d=$CT_SCRATCH_DEB out
+  out=$( { "$ROOT/scripts/build-deb.sh" --bin-dir "$BIN_DIR" --version 0.0.1~e2e1 --compress gzip --out "$d" \
+        && "$ROOT/scripts/build-deb.sh" --bin-dir "$BIN_DIR" --version 0.0.1~e2e2 --compress gzip --out "$d"; } 2>&1) \
+    || { fail deb-build "$(tail -3 <<<"$out" | tr '\n' ' ')"; return 1; }
+  DEB1=$(ls "$d"/logbook_0.0.1~e2e1_*.deb); DEB2=$(ls "$d"/logbook_0.0.1~e2e2_*.deb)
+  ok deb-build "$(basename "$DEB1") $(( $(stat -c %s "$DEB1") / 1024 )) KiB, $(basename "$DEB2")"
+}
+
+deb_install() {
+  local out rc=0 st en u conf
+  cp "$DEB1" "$DEB2" "$CT_SHARE/"
+  # CI images (docker-style) ship a policy-rc.d that forbids starting services; a Pi does
+  # not. Remove it in the container's overlay so the postinst start/restart is exercised.
+  ct rm -f /usr/sbin/policy-rc.d
+  out=$(CT_TIMEOUT=120 ct env DEBIAN_FRONTEND=noninteractive dpkg -i "/mnt/e2e/$(basename "$DEB1")" 2>&1) || rc=$?
+  st=$(prop logbookd.service ActiveState); en=$(ct systemctl is-enabled logbookd.service 2>/dev/null || true)
+  u=$(ct id -un logbook 2>/dev/null || true); conf=$(ct test -f /etc/logbook/logbookd.toml && echo yes || echo no)
+  if [ "$rc" = 0 ] && [ "$st" = active ] && [ "$en" = enabled ] && [ "$u" = logbook ] && [ "$conf" = yes ]; then
+    ok deb-install "dpkg -i rc 0; user logbook created; logbookd.service $en and $st; /etc/logbook/logbookd.toml present"
+  else
+    fail deb-install "dpkg -i rc $rc; user='$u' service=$en/$st conffile=$conf: $(tail -3 <<<"$out" | tr '\n' ' ')"
+  fi
+}
+
+deb_upgrade() {
+  local out rc=0 p0 p1 kept ver st
+  ct sh -c 'echo "# e2e local modification" >> /etc/logbook/logbookd.toml'
+  p0=$(prop logbookd.service MainPID)
+  out=$(CT_TIMEOUT=120 ct env DEBIAN_FRONTEND=noninteractive dpkg -i --force-confdef --force-confold "/mnt/e2e/$(basename "$DEB2")" 2>&1) || rc=$?
+  p1=$(prop logbookd.service MainPID); st=$(prop logbookd.service ActiveState)
+  kept=$(ct grep -c '^# e2e local modification' /etc/logbook/logbookd.toml 2>/dev/null || true)
+  # shellcheck disable=SC2016  # dpkg-query format
+  ver=$(ct dpkg-query -W -f='${Version}' logbook 2>/dev/null || true)
+  if [ "$rc" = 0 ] && [ "$ver" = 0.0.1~e2e2 ] && [ "$kept" = 1 ] && [ "$st" = active ] && [ "$p1" != "$p0" ]; then
+    ok deb-upgrade "0.0.1~e2e1 -> $ver; modified conffile kept; daemon restarted (pid $p0 -> $p1)"
+  else
+    fail deb-upgrade "rc $rc version=$ver conffile-kept=$kept service=$st pid $p0 -> $p1: $(tail -3 <<<"$out" | tr '\n' ' ')"
+  fi
+}
+
+deb_purge() {
+  local out rc=0 left=()
+  ct sh -c 'echo "trip data" > /var/lib/logbook/journal/e2e-user-data'
+  out=$(CT_TIMEOUT=120 ct env DEBIAN_FRONTEND=noninteractive dpkg --purge logbook 2>&1) || rc=$?
+  local p; for p in /usr/bin/logbookd /lib/systemd/system/logbookd.service /etc/logbook /run/logbook; do
+    ct test -e "$p" && left+=("$p"); done
+  if [ "$rc" = 0 ] && [ ${#left[@]} = 0 ] && [ "$(prop logbookd.service ActiveState)" = inactive ] \
+     && ct test -f /var/lib/logbook/journal/e2e-user-data; then
+    ok deb-purge "dpkg --purge rc 0; daemon stopped; binaries, units, /etc/logbook removed; recorded trips in /var/lib/logbook kept"
+  else
+    fail deb-purge "rc $rc; left behind: ${left[*]:-nothing}; service $(prop logbookd.service ActiveState); user data $(ct test -f /var/lib/logbook/journal/e2e-user-data && echo kept || echo DELETED): $(tail -2 <<<"$out" | tr '\n' ' ')"
+  fi
+}
+
+# ------------------------------------------------------------------ main
+preflight
+
+# Steps that need a running daemon; reported as FAIL "not run" when an earlier step broke.
+DAEMON_STEPS="status-text user gps-fixes trip-service control-socket cli-member watchdog journal-recovery stop cli-stopped journal-fields"
+not_run() { local s; for s in $2; do fail "$s" "not run ($1)"; done; }
+if boot boot; then
+  if install_units; then
+    logind_delay; gps_replay
+    if start_target; then
+      status_text; run_user; gps_fixes; trip_service; control_socket; cli_member
+      watchdog; journal_recovery; stop_service; cli_stopped; journal_fields
+    else not_run "start failed" "$DAEMON_STEPS"; fi
+  else not_run "install failed" "logind-delay gps-replay start $DAEMON_STEPS"; fi
+else not_run "boot failed" "install logind-delay gps-replay start $DAEMON_STEPS"; fi
+if [ -n "${LOGBOOK_E2E_KEEP_LOGS:-}" ]; then mkdir -p "$LOGBOOK_E2E_KEEP_LOGS"; ct journalctl -b --no-pager -o short-monotonic > "$LOGBOOK_E2E_KEEP_LOGS/journal-units.log" 2>&1 || true; fi
+ct_teardown
+
+if [ "${LOGBOOK_E2E_SKIP_DEB:-0}" != 1 ]; then
+  CT_SCRATCH_DEB=$(mktemp -d "${TMPDIR:-/tmp}/logbook-e2e-deb.XXXXXX")
+  EXTRA_DIRS+=("$CT_SCRATCH_DEB")
+  if deb_build; then
+    if boot deb-boot; then deb_install; deb_upgrade; deb_purge
+    else not_run "boot failed" "deb-install deb-upgrade deb-purge"; fi
+  else not_run "deb-build failed" "deb-boot deb-install deb-upgrade deb-purge"; fi
+  if [ -n "${LOGBOOK_E2E_KEEP_LOGS:-}" ] && [ -n "$CT_PID1" ]; then ct journalctl -b --no-pager -o short-monotonic > "$LOGBOOK_E2E_KEEP_LOGS/journal-deb.log" 2>&1 || true; fi
+  ct_teardown
+fi
+
+echo "systemd-e2e: total $(ms_since "$T_START") ms; failed: ${FAILED[*]:-none}; allowed to fail: ${ALLOWED[*]:-none}"
+[ ${#FAILED[@]} = 0 ]
