@@ -56,8 +56,8 @@ run_logbookd() {
     fixes="$(/usr/bin/python3 -c 'import json,sys; g=json.load(open(sys.argv[1]))["gps"]; print(g["fixes"]+g["rejected"])' "$dir/run/live.json")"
     "$bin/logbook" --state-dir "$dir/state" verify >"$dir/verify" 2>&1 || true
     echo "$fixes $(usage_of "$dir/time")" >"$dir/result"
-    sed -n 's/.*bytes: \([0-9]*\).*/\1/p' "$dir/verify" >"$work/journal-bytes"
-    sed -n 's/.*points: \([0-9]*\).*/\1/p' "$dir/verify" >"$work/journal-points"
+    sed -n 's/.*bytes: \([0-9]*\).*/\1/p' "$dir/verify" | head -1 >"$work/journal-bytes"
+    sed -n 's/.*points: \([0-9]*\).*/\1/p' "$dir/verify" | head -1 >"$work/journal-points"
     cat "$dir/result"
 }
 

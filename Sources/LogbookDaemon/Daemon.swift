@@ -75,9 +75,7 @@ public struct Daemon: Sendable {
         // Without its socket the daemon still records trips: a bind failure is logged, not fatal.
         entries.append(Entry(service: control, successTerminationBehavior: .ignore, failureTerminationBehavior: .ignore))
         entries.append(Entry(service: TickerService(events: continuation)))
-        if !configuration.sources.isEmpty {
-            entries.append(Entry(service: SignalSourcesService(sources: configuration.sources, events: continuation, logger: logger)))
-        }
+        entries.append(Entry(service: SignalSourcesService(configuration: configuration, events: continuation, logger: logger)))
         entries.append(Entry(service: GPSReaderService(source: gpsSource, events: continuation)))
         if configuration.debugStallSignal { entries.append(Entry(service: StallHookService(stall: stall, logger: logger))) }
         entries.append(Entry(service: ShutdownNotifierService(notifier: notifier, logger: logger)))

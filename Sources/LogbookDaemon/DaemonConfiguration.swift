@@ -39,6 +39,10 @@ public struct DaemonConfiguration: Sendable {
     public var hookOnTripStart: String?
     public var hookOnTripEnd: String?
     public var hookTimeout: Double = 30
+    /// `[shutdown]`: take a logind "delay" inhibitor lock so a shutdown waits for the trip
+    /// to close; `logind_bus` is a D-Bus address instead of the system bus (tests).
+    public var logindInhibitor = true
+    public var logindBusAddress: String?
 
     public init() {}
 
@@ -119,6 +123,8 @@ public struct DaemonConfiguration: Sendable {
         hookOnTripStart = try r.string("hooks.on_trip_start")
         hookOnTripEnd = try r.string("hooks.on_trip_end")
         if let d = try r.double("hooks.timeout_s", in: 0.1...3600) { hookTimeout = d }
+        if let b = try r.bool("shutdown.logind_inhibitor") { logindInhibitor = b }
+        logindBusAddress = try r.string("shutdown.logind_bus")
         try readVehiclesAndSources(&r)
         try readTripSettings(&r)
     }

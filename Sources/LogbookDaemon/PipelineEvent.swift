@@ -10,6 +10,9 @@ enum PipelineEvent: Sendable {
     case signal(VehicleSignal)
     /// A manual command (control socket); `reply` is called once it has been applied.
     case command(TripCommand, reply: @Sendable (CommandOutcome) -> Void)
+    /// logind announced shutdown or sleep: close the trip, make it durable, then `done`
+    /// (which releases the delay inhibitor lock).
+    case prepareForShutdown(done: @Sendable () -> Void)
     /// Once a second: drives timers and proves the pipeline turns.
     case tick
 }

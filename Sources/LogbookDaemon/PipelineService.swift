@@ -55,6 +55,18 @@ struct PipelineService: Service {
                 let refused = command != .stop && after == nil ? "no trip could be started" : nil
                 reply(CommandOutcome(tripID: after ?? before, error: refused))
                 news = true
+            case .prepareForShutdown(let done):
+                recorder.handle(.command(.shutdown), at: now())
+                publish(recorder)
+                // The trip's end must be on disk before logind may cut the power.
+                do {
+                    try await journal.sync()
+                } catch {
+                    logger.error("journal sync before shutdown failed", metadata: ["error": "\(error)"])
+                }
+                logger.info("system shutting down: trip closed and durable, releasing the inhibitor lock")
+                done()
+                news = true
             case .tick:
                 recorder.handle(.tick, at: now())
                 news = true

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import LogbookTestSupport
 import Foundation
 @testable import LogbookSystemd
 import Logging

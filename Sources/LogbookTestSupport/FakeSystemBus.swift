@@ -1,21 +1,20 @@
 // SPDX-License-Identifier: MIT
-import Foundation
-import LogbookTestSupport
+public import Foundation
 
 /// A private dbus-daemon with python-dbusmock templates on it: the "system bus" a monitor
 /// under test connects to by address. Everything it starts is stopped by PID in ``stop()``.
-final class FakeSystemBus: @unchecked Sendable {
+public final class FakeSystemBus: @unchecked Sendable {
     // @unchecked: owned and used by one test at a time; nothing is shared between threads.
-    enum SetupError: Error { case timeout(String), command(String) }
+    public enum SetupError: Error { case timeout(String), command(String) }
 
     /// The D-Bus address (`unix:path=…`).
-    let address: String
+    public let address: String
     private let dir: TemporaryDirectory
     private var processes: [Process] = []
     private var mocks: [String: Process] = [:]
 
     /// Why the fakes are unavailable (nil: available); computed once per test process.
-    static let unavailable: String? = {
+    public static let unavailable: String? = {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: TestPaths.script("fakes/ensure-dbusmock.sh"))
         do { try p.run() } catch { return "cannot run ensure-dbusmock.sh: \(error)" }
@@ -28,7 +27,7 @@ final class FakeSystemBus: @unchecked Sendable {
     private let templates: [String]
 
     /// Starts the bus daemon and one dbusmock process per template (`bluez5`, `logind`).
-    init(templates: [String]) throws {
+    public init(templates: [String]) throws {
         dir = try TemporaryDirectory("sdbus")
         address = "unix:path=\(dir.file("bus"))"
         self.templates = templates
@@ -42,7 +41,7 @@ final class FakeSystemBus: @unchecked Sendable {
 
     /// Kills the bus daemon and the mocks (clients see the connection break) and starts
     /// fresh ones at the same address; the mocks start empty.
-    func restart() throws {
+    public func restart() throws {
         killAll()
         try? FileManager.default.removeItem(atPath: dir.file("bus"))
         try launchAll()
@@ -72,7 +71,7 @@ final class FakeSystemBus: @unchecked Sendable {
     ///
     /// SIGKILL, not SIGTERM: children spawned from a libdispatch worker thread inherit its
     /// signal mask, in which SIGTERM is blocked, so dbus-daemon and python would ignore it.
-    func stop() {
+    public func stop() {
         killAll()
         dir.remove()
     }
@@ -87,7 +86,7 @@ final class FakeSystemBus: @unchecked Sendable {
     }
 
     /// Kills one template's mock (by PID): its bus name vanishes, as when BlueZ stops.
-    func killMock(_ template: String) {
+    public func killMock(_ template: String) {
         guard let p = mocks.removeValue(forKey: template), p.isRunning else { return }
         kill(p.processIdentifier, SIGKILL)
         p.waitUntilExit()
@@ -95,7 +94,7 @@ final class FakeSystemBus: @unchecked Sendable {
 
     /// Runs `busctl --address=… ARGS` and returns its trimmed stdout; throws on failure.
     @discardableResult
-    func busctl(_ args: [String]) throws -> String {
+    public func busctl(_ args: [String]) throws -> String {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/busctl")
         p.arguments = ["--address=\(address)"] + args
@@ -111,12 +110,12 @@ final class FakeSystemBus: @unchecked Sendable {
     }
 
     /// Calls a method on the bluez5 mock's `org.bluez.Mock` interface.
-    func bluez(_ method: String, _ signature: String, _ args: String...) throws {
+    public func bluez(_ method: String, _ signature: String, _ args: String...) throws {
         try busctl(["call", "org.bluez", "/", "org.bluez.Mock", method, signature] + args)
     }
 
     /// Emits a logind `Manager` signal carrying one boolean.
-    func emitLogind(_ member: String, _ value: Bool) throws {
+    public func emitLogind(_ member: String, _ value: Bool) throws {
         try busctl([
             "call", "org.freedesktop.login1", "/org/freedesktop/login1", "org.freedesktop.DBus.Mock", "EmitSignal",
             "sssav", "org.freedesktop.login1.Manager", member, "b", "1", "b", value ? "true" : "false",
@@ -124,7 +123,7 @@ final class FakeSystemBus: @unchecked Sendable {
     }
 
     /// The number of inhibitor locks the logind mock holds (it drops one when its fd closes).
-    func logindInhibitorCount() throws -> Int {
+    public func logindInhibitorCount() throws -> Int {
         let reply = try busctl([
             "call", "org.freedesktop.login1", "/org/freedesktop/login1", "org.freedesktop.login1.Manager",
             "ListInhibitors",
