@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-public import Foundation
+import Foundation
 
 /// A private dbus-daemon with python-dbusmock templates on it: the "system bus" a monitor
 /// under test connects to by address. Everything it starts is stopped by PID in ``stop()``.
