@@ -91,12 +91,16 @@ struct Harness {
         self.updates = updates
         self.lines = lines
         self.logger = logger
-        let service =
+        var service =
             if let descriptor {
                 ControlSocketService(listeningDescriptor: descriptor, handler: handler, updates: updates, logger: logger, limits: limits)
             } else {
                 ControlSocketService(path: self.path, group: groupName, handler: handler, updates: updates, logger: logger, limits: limits)
             }
+        // Ready once the server thread polls the listener, not when the file appears (a
+        // stale file or an adopted fd exists before): on a loaded 2-core CI box that can take seconds.
+        let listening = ListeningFlag()
+        service.onListening = { listening.set() }
         let group = ServiceGroup(services: [service], logger: logger)
         self.group = group
         running = Task {
@@ -107,16 +111,15 @@ struct Harness {
                 return error
             }
         }
-        // Bound in run(): wait for the file (no probe connection: it would count as a client).
-        let deadline = ContinuousClock.now + .seconds(5)
-        while !FileManager.default.fileExists(atPath: self.path), ContinuousClock.now < deadline {
+        let deadline = ContinuousClock.now + .seconds(30)
+        while !listening.isSet, ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(5))
         }
     }
 
     /// Connects, retrying while the socket is bound but not yet listening.
     func connect() async throws -> TestClient {
-        let deadline = ContinuousClock.now + .seconds(2)
+        let deadline = ContinuousClock.now + .seconds(10)
         while true {
             do {
                 return try TestClient(path: path)
@@ -210,12 +213,12 @@ final class TestClient {
     func closeWriting() { shutdown(fd, Int32(SHUT_WR)) }
 
     /// The next line parsed as JSON.
-    func readJSON(timeout: Duration = .seconds(5)) async throws -> JSONValue {
+    func readJSON(timeout: Duration = .seconds(15)) async throws -> JSONValue {
         try JSONValue.parse(try await readLine(timeout: timeout))
     }
 
     /// The next line, without its newline.
-    func readLine(timeout: Duration = .seconds(5)) async throws -> [UInt8] {
+    func readLine(timeout: Duration = .seconds(15)) async throws -> [UInt8] {
         let deadline = ContinuousClock.now + timeout
         while true {
             if let newline = buffer.firstIndex(of: 10) {
@@ -285,4 +288,11 @@ func runLogbook(_ arguments: [String], whileRunning: () -> Void = {}) async thro
     process.waitUntilExit()
     let read = { (name: String) in (try? String(contentsOfFile: dir.file(name), encoding: .utf8)) ?? "" }
     return (process.terminationStatus, read("out"), read("err"))
+}
+
+/// Set by the service's `onListening` hook.
+final class ListeningFlag: Sendable {
+    private let flag = Mutex(false)
+    func set() { flag.withLock { $0 = true } }
+    var isSet: Bool { flag.withLock { $0 } }
 }
