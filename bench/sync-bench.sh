@@ -15,16 +15,10 @@ work="$(mktemp -d /tmp/logbook-sync.XXXXXX)"
 pids=()
 trap 'for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$work"' EXIT
 
-TMPDIR="$work" /usr/bin/python3 scripts/gpsreplay.py --tcp --realtime 1 \
-    fixtures/gpslogs/20100403_Z205_Switzerland.txt >"$work/replay.out" 2>/dev/null &
-pids+=("$!")
-for _ in $(seq 100); do grep -q '^PORT=' "$work/replay.out" 2>/dev/null && break; sleep 0.05; done
-port="$(sed -n 's/^PORT=//p' "$work/replay.out")"
-printf '[[vehicle]]\nid = "z205"\n[[source]]\ntype = "service"\nvehicle = "z205"\n' >"$work/logbookd.toml"
-"$bin/logbookd" --config "$work/logbookd.toml" --gpsd "127.0.0.1:$port" \
-    --state-dir "$work/state" --runtime-dir "$work/run" 2>"$work/log" &
-daemon=$!
-pids+=("$daemon")
+# shellcheck source=bench/lib.sh
+. bench/lib.sh
+start_replay 1
+start_daemon
 sleep 3  # past start-up (segment creation syncs file and directory once)
 timeout -s INT "$duration" strace -f -qq -e trace=fdatasync,fsync -o "$work/strace" -p "$daemon" || true
 points="$(/usr/bin/python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["trip"]["points"])' "$work/run/live.json")"

@@ -14,14 +14,9 @@ work="$(mktemp -d /tmp/logbook-latency.XXXXXX)"
 pids=()
 trap 'for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$work"' EXIT
 
-TMPDIR="$work" /usr/bin/python3 scripts/gpsreplay.py --tcp --realtime 10 \
-    fixtures/gpslogs/20100403_Z205_Switzerland.txt >"$work/replay.out" 2>/dev/null &
-pids+=("$!")
-for _ in $(seq 100); do grep -q '^PORT=' "$work/replay.out" 2>/dev/null && break; sleep 0.05; done
-port="$(sed -n 's/^PORT=//p' "$work/replay.out")"
-printf '[[vehicle]]\nid = "z205"\n[[source]]\ntype = "service"\nvehicle = "z205"\n' >"$work/logbookd.toml"
-"$bin/logbookd" --config "$work/logbookd.toml" --gpsd "127.0.0.1:$port" \
-    --state-dir "$work/state" --runtime-dir "$work/run" 2>"$work/log" &
-pids+=("$!")
+# shellcheck source=bench/lib.sh
+. bench/lib.sh
+start_replay 10
+start_daemon
 for _ in $(seq 100); do [ -S "$work/run/control.sock" ] && break; sleep 0.05; done
 /usr/bin/python3 bench/watch_latency.py "$port" "$work/run/control.sock" "$duration"

@@ -32,7 +32,7 @@ struct LogbookdCommand: AsyncParsableCommand {
         let configuration: DaemonConfiguration
         do {
             configuration = try DaemonConfiguration.load(
-                file: configFile, environment: processEnvironment(),
+                file: configFile, environment: ProcessSignals.environment(),
                 overrides: .init(gpsd: gpsd, stateDirectory: stateDir, runtimeDirectory: runtimeDir, logLevel: logLevel))
         } catch {
             printError("logbookd: config error: \(error)")
@@ -61,15 +61,4 @@ struct LogbookdCommand: AsyncParsableCommand {
 func printError(_ text: String) {
     let bytes = Array((text + "\n").utf8)
     _ = bytes.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
-}
-
-func processEnvironment() -> [String: String] {
-    var env: [String: String] = [:]
-    var p = environ
-    while let entry = p.pointee {
-        let s = String(cString: entry)
-        if let eq = s.firstIndex(of: "=") { env[String(s[..<eq])] = String(s[s.index(after: eq)...]) }
-        p += 1
-    }
-    return env
 }

@@ -1,0 +1,21 @@
+# SPDX-License-Identifier: MIT
+# Shared by the bench scripts: a private gpsd replaying the Swiss drive, and logbookd
+# recording it as one trip (a `service` source). Source it; uses $work, $bin and $pids.
+
+# start_replay SPEED: sets $port (0 = full speed).
+start_replay() {
+    TMPDIR="$work" /usr/bin/python3 scripts/gpsreplay.py --tcp --realtime "$1" \
+        fixtures/gpslogs/20100403_Z205_Switzerland.txt >"$work/replay.out" 2>/dev/null &
+    pids+=("$!")
+    for _ in $(seq 100); do grep -q '^PORT=' "$work/replay.out" 2>/dev/null && break; sleep 0.05; done
+    port="$(sed -n 's/^PORT=//p' "$work/replay.out")"
+}
+
+# start_daemon: logbookd on $port with state in $work; sets $daemon.
+start_daemon() {
+    printf '[[vehicle]]\nid = "z205"\n[[source]]\ntype = "service"\nvehicle = "z205"\n' >"$work/logbookd.toml"
+    "$bin/logbookd" --config "$work/logbookd.toml" --gpsd "127.0.0.1:$port" \
+        --state-dir "$work/state" --runtime-dir "$work/run" 2>"$work/log" &
+    daemon=$!
+    pids+=("$daemon")
+}
