@@ -22,6 +22,8 @@ let package = Package(
             name: "CLogbookGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
         .systemLibrary(
             name: "CLogbookSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+        .systemLibrary(
+            name: "CLogbookGPIOD", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
 
         // Pure core: no C, no I/O.
         .target(name: "LogbookCore"),
@@ -42,11 +44,14 @@ let package = Package(
         .target(
             name: "LogbookSystemd",
             dependencies: ["CLogbookSystemd", "LogbookCore", .product(name: "Logging", package: "swift-log")]),
+        .target(
+            name: "LogbookGPIO",
+            dependencies: ["CLogbookGPIOD", "LogbookCore", .product(name: "Logging", package: "swift-log")]),
 
         .target(
             name: "LogbookDaemon",
             dependencies: [
-                "LogbookCore", "LogbookJournal", "LogbookGPSD", "LogbookSystemd",
+                "LogbookCore", "LogbookJournal", "LogbookGPSD", "LogbookSystemd", "LogbookGPIO",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -93,6 +98,10 @@ let package = Package(
             name: "LogbookSystemdTests",
             dependencies: ["LogbookSystemd", "LogbookTestSupport",
                            .product(name: "Logging", package: "swift-log")]),
+        // Without GPIO hardware only the error path and stop are testable (see GPIOIgnitionMonitor).
+        .testTarget(
+            name: "LogbookGPIOTests",
+            dependencies: ["LogbookGPIO", "LogbookCore", .product(name: "Logging", package: "swift-log")]),
         .testTarget(
             name: "LogbookDaemonTests",
             dependencies: ["LogbookDaemon", "LogbookCore", "LogbookGPSD", "LogbookJournal", "LogbookTestSupport",

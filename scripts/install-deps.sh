@@ -4,7 +4,7 @@
 # Usage: scripts/install-deps.sh [extra-package ...]
 set -euo pipefail
 
-packages=(gpsd python3-gps libgps-dev libsystemd-dev pkg-config python3-geographiclib dbus python3-dbusmock "$@")
+packages=(gpsd python3-gps libgps-dev libsystemd-dev libgpiod-dev pkg-config python3-geographiclib dbus python3-dbusmock "$@")
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

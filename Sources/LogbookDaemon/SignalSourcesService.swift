@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: MIT
 internal import LogbookCore
+internal import LogbookGPIO
 internal import LogbookSystemd
 internal import Logging
 internal import ServiceLifecycle
 internal import Synchronization
 
-/// Runs the vehicle-signal monitors (power_supply, BlueZ) and the logind inhibitor for the
+/// Runs the vehicle-signal monitors (power_supply, GPIO, BlueZ) and the logind inhibitor for the
 /// daemon's life and feeds what they report to the pipeline. The monitors have threads of
 /// their own; this service only starts and stops them.
 struct SignalSourcesService: Service {
@@ -24,6 +25,18 @@ struct SignalSourcesService: Service {
             monitor.start()
             stops.append { monitor.stop() }
             logger.info("watching power supply", metadata: ["supply": "\(supply)", "vehicle": "\(source.vehicle ?? "-")"])
+        }
+        for source in configuration.sources where source.kind == .gpio {
+            guard let line = source.line, let offset = UInt32(exactly: line) else { continue }
+            let monitor = GPIOIgnitionMonitor(
+                chip: source.chip, line: offset, name: source.name, vehicle: source.vehicle,
+                activeLow: source.activeLow, debounce: .milliseconds(source.debounceMilliseconds),
+                logger: logger, onSignal: signal)
+            monitor.start()
+            stops.append { monitor.stop() }
+            logger.info(
+                "watching gpio line",
+                metadata: ["chip": "\(source.chip)", "line": "\(offset)", "vehicle": "\(source.vehicle ?? "-")"])
         }
         // One BlueZ monitor per bus, each with its table of MAC → vehicle.
         let bluetooth = configuration.sources.filter { $0.kind == .bluetooth }

@@ -12,6 +12,8 @@ public struct SourceConfiguration: Sendable, Hashable {
         case motion
         /// BlueZ `Device1.Connected` of the car's head unit.
         case bluetooth
+        /// An ignition-sense GPIO line through libgpiod (opto-coupler or divider), debounced.
+        case gpio
     }
 
     public var kind: Kind
@@ -29,6 +31,14 @@ public struct SourceConfiguration: Sendable, Hashable {
     public var mac: String?
     /// bluetooth: a D-Bus address instead of the system bus (tests).
     public var busAddress: String?
+    /// gpio: the chip (name, number, label or `/dev` path).
+    public var chip = "gpiochip0"
+    /// gpio: the line offset on the chip.
+    public var line: Int?
+    /// gpio: a low line means "on".
+    public var activeLow = false
+    /// gpio: milliseconds the level must hold before it counts.
+    public var debounceMilliseconds = 200
 
     public init(kind: Kind, name: String, vehicle: String? = nil) {
         self.kind = kind
@@ -44,6 +54,7 @@ public struct SourceConfiguration: Sendable, Hashable {
             case .service: .service
             case .motion: .motion
             case .bluetooth: .bluetooth
+            case .gpio: .gpio
             }
         return VehicleSignal(kind: kind, name: name, vehicle: vehicle, isOn: isOn)
     }
@@ -87,6 +98,12 @@ extension DaemonConfiguration {
                 s.mac = try fields.requiredString("mac").uppercased()
                 s.busAddress = try fields.string("bus")
                 s.name = s.mac ?? s.name
+            case .gpio:
+                s.chip = try fields.string("chip") ?? "gpiochip0"
+                s.line = try fields.requiredInteger("line", in: 0...65_535)
+                s.activeLow = try fields.bool("active_low") ?? false
+                s.debounceMilliseconds = try fields.integer("debounce_ms", in: 0...60_000) ?? 200
+                s.name = "ignition"
             case .service:
                 s.name = "logbookd"
             case .motion:

@@ -37,6 +37,18 @@ struct TableFields {
         return i
     }
 
+    mutating func requiredInteger(_ key: String, in range: ClosedRange<Int>) throws(ConfigError) -> Int {
+        guard let i = try integer(key, in: range) else { throw fail(key, "is required") }
+        return i
+    }
+
+    mutating func bool(_ key: String) throws(ConfigError) -> Bool? {
+        used.insert(key)
+        guard let v = table[key] else { return nil }
+        guard case .bool(let b) = v else { throw fail(key, "expected a boolean, found \(v.typeName)") }
+        return b
+    }
+
     mutating func double(_ key: String, in range: ClosedRange<Double>) throws(ConfigError) -> Double? {
         used.insert(key)
         guard let v = table[key] else { return nil }

@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: MIT
+import LogbookCore
+import LogbookGPIO
+import Logging
+import Synchronization
+import Testing
+
+/// Keeps log lines so the tests can check what the monitor said.
+private final class LogStore: Sendable {
+    private let lines = Mutex<[String]>([])
+    var all: [String] { lines.withLock { $0 } }
+    func append(_ s: String) { lines.withLock { $0.append(s) } }
+}
+
+private struct StoreHandler: LogHandler {
+    let store: LogStore
+    var metadata: Logger.Metadata = [:]
+    var logLevel: Logger.Level = .trace
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+    func log(event: LogEvent) {
+        let meta = (event.metadata ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+        store.append("\(event.level): \(event.message) \(meta.joined(separator: " "))")
+    }
+}
+
+/// What can be checked without GPIO hardware (the CI VM has none): a missing chip is logged
+/// once per episode and retried, nothing is reported, and stop is prompt. Edge handling needs
+/// a real line; see the monitor's doc comment.
+struct GPIOIgnitionMonitorTests {
+    @Test func aMissingChipIsLoggedOnceRetriedAndStopsPromptly() async throws {
+        let store = LogStore()
+        let logger = Logger(label: "gpio-test") { _ in StoreHandler(store: store) }
+        let signals = Mutex<[VehicleSignal]>([])
+        let monitor = GPIOIgnitionMonitor(
+            chip: "/nonexistent/gpiochip-logbook-test", line: 17, retryInterval: .milliseconds(100),
+            logger: logger, onSignal: { s in signals.withLock { $0.append(s) } })
+        monitor.start()
+        monitor.start()  // a second start is a no-op
+        try await Task.sleep(for: .milliseconds(450))
+        let clock = ContinuousClock()
+        let took = clock.measure { monitor.stop() }
+        #expect(took < .milliseconds(500), "stop returns within 0.5 s")
+
+        let lines = store.all
+        let errors = lines.filter { $0.hasPrefix("error:") }
+        #expect(errors.count == 1, "one error per episode: \(lines)")
+        #expect(errors.first?.contains("gpio line unavailable") == true)
+        #expect(errors.first?.contains("open GPIO chip /nonexistent/gpiochip-logbook-test") == true)
+        #expect(errors.first?.contains("No such file or directory") == true)
+        #expect(lines.filter { $0.contains("still unavailable") }.count >= 2, "retried every 100 ms: \(lines)")
+        #expect(signals.withLock { $0 }.isEmpty, "nothing is reported while the line is unavailable")
+        monitor.stop()  // a second stop is a no-op
+    }
+
+    @Test func settingsAreKept() {
+        let m = GPIOIgnitionMonitor(line: 4, logger: Logger(label: "gpio-test"), onSignal: { _ in })
+        #expect(m.chip == "gpiochip0")
+        #expect(m.line == 4)
+        #expect(m.name == "ignition")
+        #expect(m.activeLow == false)
+        #expect(m.debounce == .milliseconds(200))
+        #expect(m.retryInterval == .seconds(5))
+        let fast = GPIOIgnitionMonitor(line: 4, retryInterval: .zero, logger: Logger(label: "gpio-test"), onSignal: { _ in })
+        #expect(fast.retryInterval == .milliseconds(100), "clamped")
+    }
+}
