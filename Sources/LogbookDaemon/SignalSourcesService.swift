@@ -48,6 +48,18 @@ struct SignalSourcesService: Service {
             stops.append { monitor.stop() }
             logger.info("watching bluetooth devices", metadata: ["devices": "\(devices.keys.sorted())"])
         }
+        // Devices present only with the ignition on: one sd-device monitor for all rules.
+        let rules = configuration.sources.filter { $0.kind == .device }.compactMap { source in
+            source.match.flatMap { DeviceRule(parsing: $0, name: source.name, vehicle: source.vehicle) }
+        }
+        if !rules.isEmpty {
+            let extra = configuration.sources.compactMap(\.subsystem)
+            let subsystems = Array(Set(["usb", "tty"] + extra)).sorted()
+            let monitor = DeviceMonitor(rules: rules, subsystems: subsystems, logger: logger, onSignal: signal)
+            monitor.start()
+            stops.append { monitor.stop() }
+            logger.info("watching devices", metadata: ["devices": "\(rules.map(\.name))"])
+        }
         if configuration.logindInhibitor {
             let holder = InhibitorHolder()
             let inhibitor = LogindInhibitor(endpoint: DBusEndpoint(address: configuration.logindBusAddress), logger: logger) { [events] _ in

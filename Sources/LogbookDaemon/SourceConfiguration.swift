@@ -14,6 +14,9 @@ public struct SourceConfiguration: Sendable, Hashable {
         case bluetooth
         /// An ignition-sense GPIO line through libgpiod (opto-coupler or divider), debounced.
         case gpio
+        /// A device node or USB vendor:product that is present only with the ignition on
+        /// (an OBD adapter, a USB GPS), through sd-device.
+        case device
     }
 
     public var kind: Kind
@@ -31,6 +34,10 @@ public struct SourceConfiguration: Sendable, Hashable {
     public var mac: String?
     /// bluetooth: a D-Bus address instead of the system bus (tests).
     public var busAddress: String?
+    /// device: a device node (`/dev/ttyUSB0`, a `/dev/serial/by-id/…` link) or `vvvv:pppp`.
+    public var match: String?
+    /// device: the udev subsystem to watch besides `usb` and `tty` (e.g. `video4linux`).
+    public var subsystem: String?
     /// gpio: the chip (name, number, label or `/dev` path).
     public var chip = "gpiochip0"
     /// gpio: the line offset on the chip.
@@ -55,6 +62,7 @@ public struct SourceConfiguration: Sendable, Hashable {
             case .motion: .motion
             case .bluetooth: .bluetooth
             case .gpio: .gpio
+            case .device: .device
             }
         return VehicleSignal(kind: kind, name: name, vehicle: vehicle, isOn: isOn)
     }
@@ -104,6 +112,16 @@ extension DaemonConfiguration {
                 s.activeLow = try fields.bool("active_low") ?? false
                 s.debounceMilliseconds = try fields.integer("debounce_ms", in: 0...60_000) ?? 200
                 s.name = "ignition"
+            case .device:
+                let m = try fields.requiredString("match")
+                let ids = m.split(separator: ":", omittingEmptySubsequences: false)
+                let usb = ids.count == 2 && ids.allSatisfy { $0.count == 4 && $0.allSatisfy(\.isHexDigit) }
+                guard m.hasPrefix("/dev/") || usb else {
+                    throw ConfigError(key: "\(path).match", file: r.fileName, problem: "expected a /dev path or a USB vendor:product like \"10c4:ea60\", got \"\(m)\"")
+                }
+                s.match = m
+                s.subsystem = try fields.string("subsystem")
+                s.name = m
             case .service:
                 s.name = "logbookd"
             case .motion:
