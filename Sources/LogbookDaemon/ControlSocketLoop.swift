@@ -142,6 +142,7 @@ final class ControlSocketLoop {
 
     private func drop(_ client: ControlConnection) {
         guard clients.removeValue(forKey: client.id) != nil else { return }
+        if client.isWatching { updates.watcherRemoved() }
         close(client.fd)
     }
 
@@ -185,8 +186,9 @@ final class ControlSocketLoop {
         case "status":
             reply(client, ControlReply.line(handler.currentState(), id: id))
         case "watch":
+            if !client.isWatching { updates.watcherAdded() }
             client.watchID = .some(id)
-            reply(client, ControlReply.line(updates.latest?.document ?? handler.currentState(), id: id))
+            reply(client, ControlReply.line(handler.currentState(), id: id))
         default:
             guard let command = commands[name] else {
                 return reply(client, ControlReply.error("unknown_command", "unknown command \"\(name)\"", id: id))

@@ -19,6 +19,12 @@ package final class LiveUpdates: Sendable {
 
     package init() {}
 
+    /// Clients currently watching; the pipeline builds per-change documents only when > 0.
+    private let watching = Atomic<Int>(0)
+    package var hasWatchers: Bool { watching.load(ordering: .relaxed) > 0 }
+    func watcherAdded() { watching.add(1, ordering: .relaxed) }
+    func watcherRemoved() { watching.subtract(1, ordering: .relaxed) }
+
     /// Makes `document` the newest publication and wakes the subscribers. Never blocks.
     package func publish(_ document: JSONValue) {
         let wakers = state.withLock { state in

@@ -72,7 +72,8 @@ struct PipelineService: Service {
                 news = true
             }
             publish(recorder)
-            updates.publish(state.nextPublication(at: wallClockNow()).json)
+            // Per-change documents only for watchers: building one per batch costs CPU.
+            if updates.hasWatchers { updates.publish(state.nextPublication(at: wallClockNow()).json) }
             if news { status.set(Self.describe(state.snapshot, gpsd: configuration.gpsd)) }
         }
         recorder.handle(.command(.shutdown), at: now())
