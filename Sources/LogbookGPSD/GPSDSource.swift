@@ -128,30 +128,36 @@ public final class GPSDSource: Sendable {
         defer { if !batch.isEmpty { deliver(batch) } }
         while !stopping {
             beat()
-            // 0.25 s bounds how long a stop request waits for the thread.
-            guard gps_waiting(gps, 250_000) else { continue }
-            let n = cgps_read(gps, message, Int32(Self.messageCapacity))
-            if n < 0 { return "gpsd closed the connection" }
-            if n > 0, cgps_message_is_tpv(message) != 0 {
-                var raw = cgps_fix()
-                cgps_copy_fix(gps, &raw)
-                let outcome = state.classify(raw)
-                counters.withLock { $0.record(outcome) }
-                switch outcome {
-                case .fix(let fix): batch.append(.fix(fix))
-                case .noFix(let mode, let time): batch.append(.noFix(mode: mode, time: time))
-                case .duplicate, .invalid: break
-                }
-            }
-            // Hand over once nothing more arrives within the coalescing window: a live
-            // fix waits at most 20 ms, a replayed burst costs one thread wake-up.
-            if !batch.isEmpty {
-                if batch.count == 1 { batchStarted = monotonicNanoseconds() }
-                let left = Self.coalescingWindow - (monotonicNanoseconds() - batchStarted)
-                if batch.count >= Self.maximumBatch || left <= 0 || !gps_waiting(gps, Int32(left / 1000)) {
+            // One wait per message: while a batch is open, wait only for what is left of
+            // the coalescing window (a live fix is handed over within 20 ms, a replayed
+            // burst costs one thread wake-up); otherwise 0.25 s, which bounds how long a
+            // stop request waits for the thread.
+            let left = batch.isEmpty ? 250_000_000 : Self.coalescingWindow - (monotonicNanoseconds() - batchStarted)
+            guard left > 0, gps_waiting(gps, Int32(left / 1000)) else {
+                if !batch.isEmpty {
                     deliver(batch)
                     batch.removeAll(keepingCapacity: true)
                 }
+                continue
+            }
+            let n = cgps_read(gps, message, Int32(Self.messageCapacity))
+            if n < 0 { return "gpsd closed the connection" }
+            guard n > 0, cgps_message_is_tpv(message) != 0 else { continue }
+            var raw = cgps_fix()
+            cgps_copy_fix(gps, &raw)
+            let outcome = state.classify(raw)
+            counters.withLock { $0.record(outcome) }
+            let event: GPSDEvent
+            switch outcome {
+            case .fix(let fix): event = .fix(fix)
+            case .noFix(let mode, let time): event = .noFix(mode: mode, time: time)
+            case .duplicate, .invalid: continue
+            }
+            if batch.isEmpty { batchStarted = monotonicNanoseconds() }
+            batch.append(event)
+            if batch.count >= Self.maximumBatch {
+                deliver(batch)
+                batch.removeAll(keepingCapacity: true)
             }
         }
         return "stopped"
