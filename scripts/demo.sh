@@ -42,7 +42,9 @@ name = "Swiss demo car"
 type = "service"
 vehicle = "z205"
 TOML
-"$bin/logbookd" --config "$work/logbookd.toml" 2>"$work/logbookd.log" &
+# The trip's clock runs at the replay's pace (a test hook), so durations and average
+# speeds read as they were on the road rather than SPEED times shorter.
+LOGBOOKD_DEBUG_CLOCK_SCALE="$speed" "$bin/logbookd" --config "$work/logbookd.toml" 2>"$work/logbookd.log" &
 daemon=$!
 pids+=("$daemon")
 
