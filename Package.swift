@@ -44,7 +44,7 @@ let package = Package(
             dependencies: ["CLogbookSystemd", "LogbookCore", .product(name: "Logging", package: "swift-log")]),
         .target(
             name: "LogbookGPIO",
-            dependencies: ["CLogbookGPIOD", "LogbookCore", .product(name: "Logging", package: "swift-log")]),
+            dependencies: ["CLogbookGPIOD", "LogbookCore", "LogbookSystemd", .product(name: "Logging", package: "swift-log")]),
 
         .target(
             name: "LogbookDaemon",

@@ -9,7 +9,6 @@
 #include <errno.h>
 #include <stdint.h>
 #include <time.h>
-#include <sys/prctl.h>
 #include <gpiod.h>
 
 /* libgpiod 2.x rewrote the API (gpiod_chip_request_lines, line settings/configs) and dropped
@@ -54,10 +53,5 @@ static inline int cgpiod_line_request_both_edges(struct gpiod_line *line, const 
 
 /* The current errno (after a NULL return from gpiod_chip_open_lookup / gpiod_chip_get_line). */
 static inline int cgpiod_errno(void) { return errno; }
-
-/* Names the calling thread (ps -L, top -H); prctl is variadic. */
-static inline int cgpiod_set_thread_name(const char *name) {
-    return prctl(PR_SET_NAME, (unsigned long)name, 0UL, 0UL, 0UL);
-}
 
 #endif

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 internal import Dispatch
+internal import LogbookCore
 internal import Logging
 #if canImport(Glibc)
     internal import Glibc
@@ -107,9 +108,5 @@ final class HookRunner: Sendable {
         }
     }
 
-    private func monotonicSeconds() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-    }
+    private func monotonicSeconds() -> Double { Double(monotonicNanoseconds()) / 1e9 }
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 public import LogbookCore
 public import Logging
+internal import LogbookSystemd
 #if canImport(Glibc)
     internal import Glibc
 #endif
@@ -48,7 +49,7 @@ public final class GPIOIgnitionMonitor: Sendable {
 
     private let logger: Logger
     private let onSignal: @Sendable (VehicleSignal) -> Void
-    private let thread = MonitorThread(name: "lb-gpio")
+    private let thread = EventLoopThread(name: "lb-gpio")
 
     /// - Parameters:
     ///   - chip: default `gpiochip0`.
@@ -131,8 +132,8 @@ struct LineWatch {
     }
 
     /// Opens the line, watches it until an error or stop, and retries after errors.
-    mutating func run(until stop: StopFlag) {
-        while !stop.isSet {
+    mutating func run(until stop: LoopControl) {
+        while !stop.stopRequested {
             do throws(GPIOLineError) {
                 let line = try GPIOLine(chip: settings.chip, offset: settings.line, consumer: "logbookd")
                 if lastProblem != nil {
@@ -156,10 +157,10 @@ struct LineWatch {
     }
 
     /// Feeds the line's initial level and every edge into a fresh debouncer until stop.
-    private mutating func watch(_ line: GPIOLine, until stop: StopFlag) throws(GPIOLineError) {
+    private mutating func watch(_ line: GPIOLine, until stop: LoopControl) throws(GPIOLineError) {
         var debouncer = IgnitionDebouncer(debounce: settings.debounce, activeLow: settings.activeLow)
         report(debouncer.feed(level: try line.level(), at: Self.now()))
-        while !stop.isSet {
+        while !stop.stopRequested {
             var timeout = Self.waitSliceMilliseconds
             if let deadline = debouncer.deadline {
                 // Wake when the pending level becomes stable, so it is reported on time.
@@ -187,9 +188,9 @@ struct LineWatch {
     }
 
     /// Sleeps `milliseconds` in slices, returning early once stop is requested.
-    private func sleep(milliseconds: Int64, unless stop: StopFlag) {
+    private func sleep(milliseconds: Int64, unless stop: LoopControl) {
         var left = milliseconds
-        while left > 0, !stop.isSet {
+        while left > 0, !stop.stopRequested {
             let slice = min(left, Self.waitSliceMilliseconds)
             usleep(useconds_t(slice * 1000))
             left -= slice

@@ -19,7 +19,7 @@ struct LoopRequest: OptionSet, Sendable {
 ///
 /// Requests are bits in an atomic; an eventfd wakes the loop's `poll` so it reacts at once.
 /// The eventfd is closed when the last reference goes, i.e. after the loop has exited.
-final class LoopControl: Sendable {
+package final class LoopControl: Sendable {
     let wakeFD: Int32
     private let requests = Atomic<UInt8>(0)
 
@@ -39,7 +39,7 @@ final class LoopControl: Sendable {
     }
 
     /// True once stop was posted (the loop checks it between iterations).
-    var stopRequested: Bool {
+    package var stopRequested: Bool {
         LoopRequest(rawValue: requests.load(ordering: .acquiring)).contains(.stop)
     }
 
@@ -69,7 +69,7 @@ private final class ThreadBody {
 
 /// One monitor's dedicated OS thread: C handles are created, used and freed on it alone,
 /// and blocking `poll` never ties up a Swift concurrency pool thread.
-final class EventLoopThread: Sendable {
+package final class EventLoopThread: Sendable {
     private struct Running: Sendable {
         let control: LoopControl
         let done: DispatchSemaphore
@@ -80,7 +80,7 @@ final class EventLoopThread: Sendable {
     private let running = Mutex<Running?>(nil)
 
     /// - Parameter name: the thread name shown by `ps -L` / `top -H` (15 bytes at most).
-    init(name: String) { self.name = String(name.utf8.prefix(15)) ?? "logbook-loop" }
+    package init(name: String) { self.name = String(name.utf8.prefix(15)) ?? "logbook-loop" }
 
     /// True while a loop runs (between `start` and `stop`).
     var isRunning: Bool { running.withLock { $0 != nil } }
@@ -88,7 +88,7 @@ final class EventLoopThread: Sendable {
     /// Starts `body` on a new thread unless one runs already. `body` must return soon after
     /// `control.stopRequested` becomes true (its wake fd is readable then).
     /// Returns false if the thread or its eventfd could not be created.
-    func start(_ body: @escaping @Sendable (LoopControl) -> Void) -> Bool {
+    package func start(_ body: @escaping @Sendable (LoopControl) -> Void) -> Bool {
         running.withLock { current in
             if current != nil { return true }
             guard let control = LoopControl() else { return false }
@@ -128,7 +128,7 @@ final class EventLoopThread: Sendable {
     /// Called from the loop thread itself (from a callback) it only asks.
     /// Returns false if the loop did not finish in time.
     @discardableResult
-    func stop(timeout: Duration = .milliseconds(500)) -> Bool {
+    package func stop(timeout: Duration = .milliseconds(500)) -> Bool {
         guard let current = running.withLock({ r -> Running? in
             defer { r = nil }
             return r
