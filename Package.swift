@@ -27,6 +27,15 @@ let package = Package(
         // Pure core: no C, no I/O.
         .target(name: "LogbookCore"),
 
+        // The shared configuration file: TOML parsing, typed reading, which process owns which table.
+        .target(
+            name: "LogbookConfig",
+            dependencies: [.product(name: "TOMLKit", package: "TOMLKit")]),
+
+        // The control-socket protocol shared by the daemon, the CLI and the web app:
+        // commands, request parsing, replies, error codes, and a blocking client.
+        .target(name: "LogbookControl", dependencies: ["LogbookCore"]),
+
         .target(
             name: "LogbookJournal",
             dependencies: [
@@ -49,11 +58,11 @@ let package = Package(
         .target(
             name: "LogbookDaemon",
             dependencies: [
-                "LogbookCore", "LogbookJournal", "LogbookGPSD", "LogbookSystemd", "LogbookGPIO",
+                "LogbookCore", "LogbookConfig", "LogbookControl", "LogbookJournal", "LogbookGPSD", "LogbookSystemd",
+                "LogbookGPIO",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
-                .product(name: "TOMLKit", package: "TOMLKit"),
             ]),
 
         .executableTarget(
@@ -66,7 +75,7 @@ let package = Package(
         .executableTarget(
             name: "logbook",
             dependencies: [
-                "LogbookCore", "LogbookJournal", "LogbookDaemon",
+                "LogbookCore", "LogbookConfig", "LogbookControl", "LogbookJournal", "LogbookDaemon",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // A journal writer the crash tests kill -9 mid-stream.
@@ -102,7 +111,7 @@ let package = Package(
             dependencies: ["LogbookGPIO", "LogbookCore", .product(name: "Logging", package: "swift-log")]),
         .testTarget(
             name: "LogbookDaemonTests",
-            dependencies: ["LogbookDaemon", "LogbookCore", "LogbookGPSD", "LogbookJournal", "LogbookTestSupport",
+            dependencies: ["LogbookDaemon", "LogbookConfig", "LogbookCore", "LogbookControl", "LogbookGPSD", "LogbookJournal", "LogbookTestSupport",
                            .product(name: "Logging", package: "swift-log"),
                            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]),
     ],

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+internal import LogbookControl
 internal import LogbookCore
 internal import Logging
 #if canImport(Glibc)
@@ -163,26 +164,14 @@ final class ControlSocketLoop {
     // MARK: Requests
 
     private func handle(_ raw: [UInt8], from client: ControlConnection) {
-        var line = raw[...]
-        if line.last == 13 { line = line.dropLast() }
-        if line.allSatisfy({ $0 == 32 || $0 == 9 }) { return }
-        let request: JSONValue
-        do {
-            request = try JSONValue.parse(line)
-        } catch {
-            return reply(client, ControlReply.error("bad_request", "not a JSON request: \(error)", id: nil))
+        let request: ControlRequest
+        switch ControlRequest.parse(raw[...]) {
+        case .blank: return
+        case .invalid(let error, let id): return reply(client, ControlReply.error(error, id: id))
+        case .request(let r): request = r
         }
-        guard case .object = request else {
-            return reply(client, ControlReply.error("bad_request", "a request is a JSON object", id: nil))
-        }
-        let id = request["id"]
-        guard let name = request["cmd"] else {
-            return reply(client, ControlReply.error("bad_request", "missing \"cmd\"", id: id))
-        }
-        guard let name = name.stringValue else {
-            return reply(client, ControlReply.error("bad_request", "\"cmd\" must be a string", id: id))
-        }
-        switch name {
+        let id = request.id
+        switch request.command {
         case "status":
             reply(client, ControlReply.line(handler.currentState(), id: id))
         case "watch":
@@ -190,13 +179,9 @@ final class ControlSocketLoop {
             client.watchID = .some(id)
             reply(client, ControlReply.line(handler.currentState(), id: id))
         default:
-            guard let command = commands[name] else {
-                return reply(client, ControlReply.error("unknown_command", "unknown command \"\(name)\"", id: id))
-            }
-            if let problem = command.problem(with: request) {
-                return reply(client, ControlReply.error("bad_request", problem, id: id))
-            }
-            if case .terminated = jobs.yield(ControlSocketServer.Job(connection: client.id, command: name, request: request, id: id)) {
+            if let error = request.problem(in: commands) { return reply(client, ControlReply.error(error, id: id)) }
+            let job = ControlSocketServer.Job(connection: client.id, command: request.command, request: request.body, id: id)
+            if case .terminated = jobs.yield(job) {
                 return reply(client, ControlReply.error("unavailable", "the daemon is shutting down", id: id))
             }
             client.awaitingReply = true

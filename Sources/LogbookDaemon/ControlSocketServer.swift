@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+internal import LogbookControl
 internal import LogbookCore
 internal import Logging
 internal import Synchronization

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+package import LogbookControl
 package import Logging
 internal import ServiceLifecycle
 
@@ -22,7 +23,7 @@ package struct ControlSocketService: Service {
     }
 
     /// `<runtime-dir>/control.sock`, where the CLI looks for the socket.
-    package static func defaultPath(runtimeDirectory: String) -> String { runtimeDirectory + "/control.sock" }
+    package static func defaultPath(runtimeDirectory: String) -> String { ControlClient.socketPath(runtimeDirectory: runtimeDirectory) }
 
     private enum Endpoint: Sendable {
         case path(String, mode: UInt32, group: String?)

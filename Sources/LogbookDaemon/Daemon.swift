@@ -2,6 +2,7 @@
 public import LogbookGPSD
 public import LogbookSystemd
 public import Logging
+internal import LogbookControl
 internal import LogbookCore
 internal import LogbookJournal
 public import ServiceLifecycle

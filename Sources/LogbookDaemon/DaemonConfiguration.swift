@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+public import LogbookConfig
 public import LogbookCore
 public import LogbookGPSD
 public import Logging
@@ -9,7 +10,7 @@ public import Logging
 /// config file, then these defaults.
 public struct DaemonConfiguration: Sendable {
     /// The file `logbookd` reads when `--config` is not given (missing is fine).
-    public static let defaultFile = "/etc/logbook/logbookd.toml"
+    public static let defaultFile = ConfigFile.defaultPath
 
     public var gpsd = GPSDEndpoint()
     public var stateDirectory = "/var/lib/logbook"
@@ -80,19 +81,7 @@ public struct DaemonConfiguration: Sendable {
     public static func load(
         file: String?, environment: [String: String], overrides: Overrides = Overrides()
     ) throws(ConfigError) -> DaemonConfiguration {
-        let path = file ?? environment["LOGBOOKD_CONFIG"]
-        var root: ConfigValue?
-        var source: String?
-        if let path {
-            guard let text = try readConfigFile(path, required: true) else {
-                throw ConfigError(key: nil, file: path, problem: "config file not found")
-            }
-            root = try ConfigValue.parseTOML(text, file: path)
-            source = path
-        } else if let text = try readConfigFile(defaultFile, required: false) {
-            root = try ConfigValue.parseTOML(text, file: defaultFile)
-            source = defaultFile
-        }
+        let (root, source) = try ConfigFile.load(file: file, environment: environment)
         var env = environment
         // Short aliases documented in DESIGN.md §3.
         if let v = environment["LOGBOOKD_GPSD"], env["LOGBOOKD_GPSD_ADDRESS"] == nil { env["LOGBOOKD_GPSD_ADDRESS"] = v }
@@ -106,7 +95,7 @@ public struct DaemonConfiguration: Sendable {
             }
             config.debugClockScale = scale
         }
-        try reader.rejectUnknownKeys()
+        try reader.rejectUnknownKeys(owned: ConfigTables.daemon)
         try config.apply(overrides)
         return config
     }

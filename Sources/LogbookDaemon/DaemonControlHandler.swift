@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+internal import LogbookControl
 internal import LogbookCore
 
 /// The daemon's side of the control socket: `status` reads the shared state; trip commands

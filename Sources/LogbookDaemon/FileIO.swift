@@ -3,32 +3,6 @@
     internal import Glibc
 #endif
 
-/// Reads a config file; nil when it does not exist and is not required.
-func readConfigFile(_ path: String, required: Bool) throws(ConfigError) -> String? {
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
-    guard fd >= 0 else {
-        let e = errno
-        if e == ENOENT { return nil }
-        throw ConfigError(key: nil, file: path, problem: "cannot read: \(String(cString: strerror(e)))")
-    }
-    defer { close(fd) }
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 16_384)
-    while true {
-        let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-        if n < 0 {
-            if errno == EINTR { continue }
-            throw ConfigError(key: nil, file: path, problem: "cannot read: \(String(cString: strerror(errno)))")
-        }
-        if n == 0 { break }
-        bytes.append(contentsOf: chunk[0..<n])
-    }
-    guard let text = String(validating: bytes, as: UTF8.self) else {
-        throw ConfigError(key: nil, file: path, problem: "not valid UTF-8")
-    }
-    return text
-}
-
 /// Replaces `path` atomically with `bytes`: write a temp file beside it, then rename.
 ///
 /// Readers never see a half-written file. No fsync: the runtime directory is a tmpfs and

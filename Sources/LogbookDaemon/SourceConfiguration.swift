@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+internal import LogbookConfig
 public import LogbookCore
 
 /// One `[[source]]` entry: something in the car that tells the daemon a trip begins or ends.

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+internal import LogbookConfig
 internal import LogbookCore
 
 extension DaemonConfiguration {

@@ -49,7 +49,7 @@ public struct JournalReader: Sendable {
                 byID[id]?.add(points)
             case .tripEnded(let end):
                 byID[end.id]?.end(end, sequence: e.sequence)
-            case .signal:
+            case .signal, .entry:
                 break
             }
             return true

@@ -108,6 +108,46 @@ public struct SignalEvent: Sendable, Hashable {
     }
 }
 
+/// Something a person (or the configuration) entered: a vehicle, a fuel log, a trip's
+/// classification, an odometer reading, a service task, a named place — or a change to one.
+///
+/// The journal never rewrites: an amendment or a void is a new entry naming the same `type`
+/// and `subject`, so the history of every value stays visible. What `fields` holds is up to
+/// the entry's type (a JSON object; an amendment carries only what changed).
+public struct UserEntry: Sendable, Hashable {
+    /// Add, change or withdraw.
+    public enum Action: UInt8, Sendable, Hashable {
+        case add = 1
+        case amend = 2
+        case void = 3
+    }
+
+    /// What the entry is about, e.g. `vehicle`, `fuel`, `trip.class`, `odometer`, `service`, `place`.
+    public var type: String
+    public var action: Action
+    /// The id of the thing entered or changed (a vehicle id, a fuel log's id, a trip id…).
+    public var subject: String
+    /// The values entered, a JSON object.
+    public var fields: JSONValue
+    /// Wall-clock time of the entry as the entering machine knew it (ns since the epoch).
+    public var recordedAt: Int64?
+    /// Who or what made it, e.g. `cli`, `web`, `config`, `daemon` (shown with `--history`).
+    public var origin: String
+
+    /// The largest `fields` document a journal accepts, serialized (bytes).
+    public static let maximumFieldsBytes = 16_384
+
+    /// Creates an entry.
+    public init(type: String, action: Action, subject: String, fields: JSONValue = .object([]), recordedAt: Int64? = nil, origin: String) {
+        self.type = type
+        self.action = action
+        self.subject = subject
+        self.fields = fields
+        self.recordedAt = recordedAt
+        self.origin = origin
+    }
+}
+
 /// What callers append to the journal. Segment headers, checkpoints and seals are internal.
 ///
 /// Each point and each other record consumes one sequence number.
@@ -120,6 +160,8 @@ public enum JournalRecord: Sendable, Hashable {
     case tripEnded(TripEnded)
     /// A vehicle signal changed.
     case signal(SignalEvent)
+    /// Something a person entered, or a change to it.
+    case entry(UserEntry)
 
     /// Sequence numbers the record consumes (one per point, else one).
     var sequenceCount: UInt64 {

@@ -107,9 +107,16 @@ public final class JournalWriter: Sendable {
     /// point for `.points`). Never waits on the disk. A trip end triggers an immediate commit.
     ///
     /// - Throws: ``JournalError/closed`` after ``close()``; ``JournalError/backlogFull(lastError:)``
-    ///   when commits keep failing and the in-memory backlog is full.
+    ///   when commits keep failing and the in-memory backlog is full; ``JournalError/configuration(_:)``
+    ///   for an entry whose fields exceed ``UserEntry/maximumFieldsBytes``.
     @discardableResult
     public func append(_ record: JournalRecord) throws -> UInt64 {
+        if case .entry(let e) = record {
+            let size = e.fields.serialized.utf8.count
+            guard size <= UserEntry.maximumFieldsBytes else {
+                throw JournalError.configuration("an entry's fields are limited to \(UserEntry.maximumFieldsBytes) bytes, got \(size)")
+            }
+        }
         var wake = false
         let seq: UInt64 = try state.withLock { s in
             guard !s.closing else { throw JournalError.closed }
@@ -215,6 +222,7 @@ public final class JournalWriter: Sendable {
 
     static func estimatedSize(_ r: JournalRecord) -> Int {
         if case .points(_, let p) = r { return 32 + p.count * PointCodec.size }
+        if case .entry(let e) = r { return 96 + e.fields.serialized.utf8.count }
         return 96
     }
 

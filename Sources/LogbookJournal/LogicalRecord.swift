@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: MIT
 import LogbookCore
 
-/// Record kinds (first payload byte). Gaps leave room for vehicles (0x40), fuel logs (0x50)
-/// and amendments (0x60) later; readers reject kinds they do not know.
+/// Record kinds (first payload byte); readers reject kinds they do not know.
 enum RecordKind: UInt8 {
     case segmentHeader = 0x01
     case seal = 0x02
@@ -12,6 +11,7 @@ enum RecordKind: UInt8 {
     case tripStarted = 0x20
     case tripEnded = 0x21
     case signal = 0x30
+    case entry = 0x40
 }
 
 /// A trip still open, as the writer tracks it: enough to close it after a crash.

@@ -71,6 +71,16 @@ enum RecordCodec {
                 w.bool(s.on)
                 w.optionalTime(s.gpsTime?.nanoseconds)
                 w.u64(s.monotonicNanoseconds)
+            case .entry(let e):
+                start(.entry)
+                w.string(e.type)
+                w.u8(e.action.rawValue)
+                w.string(e.subject)
+                w.optionalTime(e.recordedAt)
+                w.string(e.origin)
+                let json = Array(e.fields.serialized.utf8)
+                w.u32(UInt32(json.count))
+                w.raw(json)
             }
         }
         return w.bytes
@@ -135,6 +145,17 @@ enum RecordCodec {
             record = .user(.signal(SignalEvent(
                 source: try r.string(), vehicleID: try r.optionalString(), on: try r.bool(),
                 gpsTime: try r.optionalTime().map(GPSTime.init(nanoseconds:)), monotonicNanoseconds: try r.u64())))
+        case .entry:
+            let type = try r.string()
+            guard let action = UserEntry.Action(rawValue: try r.u8()) else { throw DecodeError(description: "unknown entry action") }
+            let subject = try r.string()
+            let recorded = try r.optionalTime()
+            let origin = try r.string()
+            let length = Int(try r.u32())
+            guard length <= UserEntry.maximumFieldsBytes else { throw DecodeError(description: "entry fields too long") }
+            let fields = try JSONValue.parse(try r.raw(length))
+            record = .user(.entry(UserEntry(
+                type: type, action: action, subject: subject, fields: fields, recordedAt: recorded, origin: origin)))
         }
         guard r.remaining == 0 else { throw DecodeError(description: "trailing bytes in record") }
         return (seq, record)

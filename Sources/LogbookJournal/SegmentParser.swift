@@ -133,7 +133,7 @@ struct SegmentContents: Sendable {
         case .tripEnded(let e):
             openTrips[e.id] = nil
             nextTripID = max(nextTripID, e.id.rawValue &+ 1)
-        case .signal:
+        case .signal, .entry:
             break
         }
     }

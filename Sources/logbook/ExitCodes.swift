@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 import ArgumentParser
+import LogbookControl
 
 /// Exit codes of DESIGN.md §3: scripts rely on them.
 enum ExitCodes {
@@ -9,4 +10,14 @@ enum ExitCodes {
     /// The daemon is not reachable for a command that needs it.
     static let unavailable = ExitCode(69)
     static let config = ExitCode(78)
+}
+
+extension ControlClient.Failure {
+    /// The documented exit code for this failure: 69 unreachable, 1 refused.
+    var cliError: CLIError {
+        switch self {
+        case .unreachable(let why): .unavailable(why)
+        case .refused: .problem(description)
+        }
+    }
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 import Foundation
 import LogbookCore
+import LogbookConfig
 import LogbookDaemon
 import LogbookGPSD
 import Logging
@@ -98,6 +99,14 @@ import Testing
         let e = try #require(error("[gpsd]\naddress = 2947\n"))
         #expect(e.key == "gpsd.address")
         #expect(e.description.contains("gpsd.address: expected a string, found an integer"))
+    }
+
+    @Test func otherProcessesTablesAreTheirsToCheckButAMisspeltTableIsNot() throws {
+        // [web] belongs to logbook-web: the daemon leaves even a misspelt key inside it alone.
+        #expect(error("[web]\nlisten = \"127.0.0.1:8080\"\nlistne = 1\n") == nil)
+        let e = try #require(error("[wbe]\nlisten = \"127.0.0.1:8080\"\n"))
+        #expect(e.key == "wbe")
+        #expect(e.problem == "unknown key")
     }
 
     @Test func unknownKeyNamesTheKey() throws {

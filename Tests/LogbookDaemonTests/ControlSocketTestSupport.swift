@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 import Foundation
 import LogbookCore
+import LogbookControl
 import LogbookDaemon
 import LogbookTestSupport
 import Logging

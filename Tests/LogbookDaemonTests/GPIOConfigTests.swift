@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 import Foundation
 import LogbookCore
+import LogbookConfig
 import LogbookDaemon
 import LogbookTestSupport
 import Testing

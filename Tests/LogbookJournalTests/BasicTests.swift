@@ -38,6 +38,11 @@ import Testing
             .tripEnded(TripEnded(id: TripID(7), reason: "manual", gpsTime: nil,
                 summary: TripSummary(distance: 1, duration: 2, maxSpeed: 3, averageSpeed: 0.5, pointCount: 6), discarded: true,
                 monotonicNanoseconds: 10)),
+            .entry(UserEntry(
+                type: "fuel", action: .amend, subject: "42",
+                fields: .object([("litres", .number(41.5)), ("station", .string("Zürich Süd")), ("full", .bool(true))]),
+                recordedAt: 1_790_000_000_000_000_000, origin: "cli")),
+            .entry(UserEntry(type: "vehicle", action: .void, subject: "golf", origin: "config")),
         ]
         for (i, r) in records.enumerated() {
             let bytes = RecordCodec.encode(.user(r), sequence: UInt64(i + 1))

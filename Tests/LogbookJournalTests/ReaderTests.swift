@@ -52,6 +52,33 @@ import Testing
     }
 
     /// A torn tail in the active segment is set aside, the segment sealed, the trip closed.
+    @Test func entriesAreReadBackInOrderBesideTrips() async throws {
+        let dir = TempDir()
+        defer { dir.cleanup() }
+        let w = try JournalWriter.open(JournalConfiguration(directory: dir.journal, stateDirectory: dir.path), logger: quietLogger)
+        let vehicle = UserEntry(
+            type: "vehicle", action: .add, subject: "golf", fields: .object([("name", .string("Golf")), ("year", .number(2019))]),
+            recordedAt: 1, origin: "cli")
+        let seq = try w.append(.entry(vehicle))
+        let trip = w.nextTripID()
+        try w.append(.tripStarted(TripStarted(id: trip, vehicleID: "golf", reason: "manual", monotonicNanoseconds: 0, bootID: "b")))
+        try w.append(.points(trip, (0..<3).map(testPoint)))
+        let void = UserEntry(type: "vehicle", action: .void, subject: "golf", origin: "cli")
+        try w.append(.entry(void))
+        try w.append(.tripEnded(TripEnded(id: trip, reason: "manual", summary: .zero)))
+        let huge = UserEntry(
+            type: "fuel", action: .add, subject: "x", fields: .object([("note", .string(String(repeating: "a", count: 20_000)))]),
+            origin: "cli")
+        #expect(throws: JournalError.self) { try w.append(.entry(huge)) }
+        try await w.close()
+        let entries = try JournalReader(directory: dir.journal).entries().compactMap { e -> (UInt64, UserEntry)? in
+            if case .entry(let u) = e.record { return (e.sequence, u) } else { return nil }
+        }
+        #expect(entries.map(\.1) == [vehicle, void])
+        #expect(entries[0].0 == seq)
+        #expect(try JournalReader(directory: dir.journal).trips().count == 1)
+    }
+
     @Test func tornTailIsSetAsideAtOpen() async throws {
         let dir = TempDir()
         defer { dir.cleanup() }

@@ -2,7 +2,7 @@
 internal import TOMLKit
 
 /// A parsed configuration document, independent of the file format.
-indirect enum ConfigValue: Sendable, Equatable {
+package indirect enum ConfigValue: Sendable, Equatable {
     case table([String: ConfigValue])
     case array([ConfigValue])
     case string(String)
@@ -11,7 +11,7 @@ indirect enum ConfigValue: Sendable, Equatable {
     case bool(Bool)
 
     /// Human name of the type, for error messages ("expected a string, found an integer").
-    var typeName: String {
+    package var typeName: String {
         switch self {
         case .table: "a table"
         case .array: "an array"
@@ -25,7 +25,7 @@ indirect enum ConfigValue: Sendable, Equatable {
     /// Parses TOML text.
     ///
     /// - Throws: ``ConfigError`` naming the line and column of a syntax error.
-    static func parseTOML(_ text: String, file: String) throws(ConfigError) -> ConfigValue {
+    package static func parseTOML(_ text: String, file: String) throws(ConfigError) -> ConfigValue {
         let table: TOMLTable
         do {
             table = try TOMLTable(string: text)

@@ -1,44 +1,44 @@
 // SPDX-License-Identifier: MIT
-import Foundation
-import LogbookCore
-import LogbookDaemon
+package import LogbookCore
+#if canImport(Glibc)
+    internal import Glibc
+#endif
 
-/// A connection to logbookd's control socket, `<runtime-dir>/control.sock` (NDJSON; the
-/// protocol is documented on `ControlHandler` in LogbookDaemon).
-final class ControlClient {
+/// A blocking connection to logbookd's control socket, `<runtime-dir>/control.sock`
+/// (NDJSON; the protocol is documented on ``ControlHandler``).
+///
+/// Used by the CLI and, from a thread of their own, by the other processes (web, uplink).
+/// Never call it on the Swift concurrency pool: it blocks in `poll(2)`.
+package final class ControlClient {
     /// Why a request did not get an `ok` reply.
-    enum Failure: Error, CustomStringConvertible {
+    package enum Failure: Error, CustomStringConvertible {
         /// No daemon to talk to (exit 69).
         case unreachable(String)
         /// The daemon answered `{"error":{"code":…,"message":…}}` (exit 1).
         case refused(code: String, message: String)
 
-        var description: String {
+        package var description: String {
             switch self {
             case .unreachable(let why): why
             case .refused(let code, let message): "\(message) (\(code))"
             }
         }
-
-        /// The documented exit code for this failure.
-        var cliError: CLIError {
-            switch self {
-            case .unreachable(let why): .unavailable(why)
-            case .refused: .problem(description)
-            }
-        }
     }
 
-    let path: String
+    package let path: String
     private let fd: Int32
     private var buffer: [UInt8] = []
 
-    /// The socket's path in `runtimeDirectory`.
-    static func socketPath(runtimeDirectory: String) -> String { ControlSocketService.defaultPath(runtimeDirectory: runtimeDirectory) }
+    /// The socket's default path in `runtimeDirectory`.
+    package static func socketPath(runtimeDirectory: String) -> String { runtimeDirectory + "/control.sock" }
 
-    /// Connects within `timeout` seconds.
-    convenience init(runtimeDirectory: String, timeout: Double = 2) throws(Failure) {
-        let path = Self.socketPath(runtimeDirectory: runtimeDirectory)
+    /// Connects to the socket in `runtimeDirectory` within `timeout` seconds.
+    package convenience init(runtimeDirectory: String, timeout: Double = 2) throws(Failure) {
+        try self.init(socketPath: Self.socketPath(runtimeDirectory: runtimeDirectory), timeout: timeout)
+    }
+
+    /// Connects to the socket at `socketPath` within `timeout` seconds.
+    package convenience init(socketPath path: String, timeout: Double = 2) throws(Failure) {
         // The object exists only once connected: its deinit must not close a failed fd again.
         self.init(fd: try Self.connect(path, timeout: timeout), path: path)
     }
@@ -78,7 +78,7 @@ final class ControlClient {
     deinit { close(fd) }
 
     /// Sends one request line.
-    func send(_ request: JSONValue) throws(Failure) {
+    package func send(_ request: JSONValue) throws(Failure) {
         let bytes = Array((request.serialized + "\n").utf8)
         var offset = 0
         while offset < bytes.count {
@@ -100,7 +100,7 @@ final class ControlClient {
     /// - Throws: ``Failure/refused(code:message:)`` for an error reply;
     ///   ``Failure/unreachable(_:)`` when the daemon hangs up, is silent for `timeout`
     ///   seconds or sends something unreadable.
-    func readReply(timeout: Double) throws(Failure) -> (JSONValue, String) {
+    package func readReply(timeout: Double) throws(Failure) -> (JSONValue, String) {
         let line = try readLine(timeout: timeout)
         let text = String(decoding: line, as: UTF8.self)
         let reply: JSONValue
@@ -117,20 +117,20 @@ final class ControlClient {
     }
 
     /// Sends `request` and reads its reply.
-    func call(_ request: JSONValue, timeout: Double = 10) throws(Failure) -> (JSONValue, String) {
+    package func call(_ request: JSONValue, timeout: Double = 10) throws(Failure) -> (JSONValue, String) {
         try send(request)
         return try readReply(timeout: timeout)
     }
 
     private func readLine(timeout: Double) throws(Failure) -> [UInt8] {
-        let deadline = Date().addingTimeInterval(timeout)
+        let deadline = Self.now() + timeout
         var chunk = [UInt8](repeating: 0, count: 65_536)
         while true {
             if let newline = buffer.firstIndex(of: 10) {
                 defer { buffer.removeFirst(newline + 1) }
                 return Array(buffer[..<newline])
             }
-            let left = deadline.timeIntervalSinceNow
+            let left = deadline - Self.now()
             guard left > 0 else { throw .unreachable("logbookd did not answer within \(Int(timeout)) s") }
             var waiter = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             let ready = poll(&waiter, 1, Int32(min(left * 1000, 60_000)) + 1)
@@ -145,6 +145,13 @@ final class ControlClient {
                 throw .unreachable("logbookd closed the connection")
             }
         }
+    }
+
+    /// `CLOCK_MONOTONIC` in seconds.
+    private static func now() -> Double {
+        var t = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &t)
+        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
     }
 
     private static func explain(_ code: Int32, path: String) -> String {

@@ -1,21 +1,21 @@
 // SPDX-License-Identifier: MIT
-internal import LogbookCore
+package import LogbookCore
 
 /// Builds the reply lines of the control socket (one JSON object and a newline each).
-enum ControlReply {
+package enum ControlReply {
     /// `{"error":{"code":…,"message":…}}`, with the request's `id`.
-    static func error(_ code: String, _ message: String, id: JSONValue?) -> [UInt8] {
+    package static func error(_ code: String, _ message: String, id: JSONValue?) -> [UInt8] {
         line(.object([("error", .object([("code", .string(code)), ("message", .string(message))]))]), id: id)
     }
 
     /// An error reply for a ``ControlError``.
-    static func error(_ error: ControlError, id: JSONValue?) -> [UInt8] {
+    package static func error(_ error: ControlError, id: JSONValue?) -> [UInt8] {
         self.error(error.code, error.message, id: id)
     }
 
     /// `{"ok":true,…}`: the handler's object members follow `ok`; any other non-null value
     /// goes under `result`.
-    static func success(_ result: JSONValue, id: JSONValue?) -> [UInt8] {
+    package static func success(_ result: JSONValue, id: JSONValue?) -> [UInt8] {
         var members: [(String, JSONValue)] = [("ok", .bool(true))]
         switch result {
         case .object(let extra): members += extra.filter { $0.0 != "ok" && $0.0 != "id" }
@@ -27,7 +27,7 @@ enum ControlReply {
 
     /// `value` serialized on one line, `id` appended when the request had one and `value`
     /// is an object.
-    static func line(_ value: JSONValue, id: JSONValue?) -> [UInt8] {
+    package static func line(_ value: JSONValue, id: JSONValue?) -> [UInt8] {
         var out = value
         if let id, case .object(let members) = value {
             out = .object(members.filter { $0.0 != "id" } + [("id", id)])

@@ -2,21 +2,21 @@
 
 /// Reads typed values out of a ``ConfigValue`` tree, with environment overrides, and
 /// remembers which keys it read so that unknown (misspelt) keys can be reported.
-struct ConfigReader {
+package struct ConfigReader {
     private let root: [String: ConfigValue]
     private let file: String?
-    var fileName: String? { file }
+    package var fileName: String? { file }
     private let environment: [String: String]
-    private(set) var known: Set<String> = []
+    package private(set) var known: Set<String> = []
 
-    init(root: ConfigValue?, file: String?, environment: [String: String]) {
+    package init(root: ConfigValue?, file: String?, environment: [String: String]) {
         if case .table(let t) = root { self.root = t } else { self.root = [:] }
         self.file = file
         self.environment = environment
     }
 
     /// `LOGBOOKD_` + the key path in upper case with `.` → `_` (`gpsd.address` → `LOGBOOKD_GPSD_ADDRESS`).
-    static func environmentName(_ key: String) -> String {
+    package static func environmentName(_ key: String) -> String {
         "LOGBOOKD_" + key.uppercased().replacing(".", with: "_")
     }
 
@@ -37,13 +37,13 @@ struct ConfigReader {
         return lookup(key).map { ($0, file, key) }
     }
 
-    mutating func string(_ key: String) throws(ConfigError) -> String? {
+    package mutating func string(_ key: String) throws(ConfigError) -> String? {
         guard let (value, source, name) = raw(key) else { return nil }
         guard case .string(let s) = value else { throw mismatch(name, source, "a string", value) }
         return s
     }
 
-    mutating func double(_ key: String, in range: ClosedRange<Double>) throws(ConfigError) -> Double? {
+    package mutating func double(_ key: String, in range: ClosedRange<Double>) throws(ConfigError) -> Double? {
         guard let (value, source, name) = raw(key) else { return nil }
         let number: Double
         switch value {
@@ -60,7 +60,7 @@ struct ConfigReader {
         return number
     }
 
-    mutating func integer(_ key: String, in range: ClosedRange<Int>) throws(ConfigError) -> Int? {
+    package mutating func integer(_ key: String, in range: ClosedRange<Int>) throws(ConfigError) -> Int? {
         guard let (value, source, name) = raw(key) else { return nil }
         let number: Int
         switch value {
@@ -76,7 +76,7 @@ struct ConfigReader {
         return number
     }
 
-    mutating func bool(_ key: String) throws(ConfigError) -> Bool? {
+    package mutating func bool(_ key: String) throws(ConfigError) -> Bool? {
         guard let (value, source, name) = raw(key) else { return nil }
         switch value {
         case .bool(let b): return b
@@ -91,7 +91,7 @@ struct ConfigReader {
     }
 
     /// The tables of an array of tables (`[[vehicle]]`), each with its index for error messages.
-    mutating func tables(_ key: String) throws(ConfigError) -> [(String, [String: ConfigValue])] {
+    package mutating func tables(_ key: String) throws(ConfigError) -> [(String, [String: ConfigValue])] {
         known.insert(key)
         guard let value = lookup(key) else { return [] }
         guard case .array(let items) = value else { throw mismatch(key, file, "an array of tables", value) }
@@ -104,19 +104,23 @@ struct ConfigReader {
     }
 
     /// Throws for the first key in the file that no reader asked for.
-    func rejectUnknownKeys() throws(ConfigError) {
-        try check(.table(root), path: "")
+    ///
+    /// - Parameter owned: the top-level keys this process reads (``ConfigTables``); the other
+    ///   processes' tables are theirs to check. A top-level key no process owns is unknown.
+    package func rejectUnknownKeys(owned: Set<String> = ConfigTables.all) throws(ConfigError) {
+        try check(.table(root), path: "", owned: owned)
     }
 
-    private func check(_ node: ConfigValue, path: String) throws(ConfigError) {
+    private func check(_ node: ConfigValue, path: String, owned: Set<String>) throws(ConfigError) {
         guard case .table(let t) = node else { return }
         for key in t.keys.sorted() {
             let full = path.isEmpty ? key : "\(path).\(key)"
             if known.contains(full) { continue }
+            if path.isEmpty, !owned.contains(key), ConfigTables.all.contains(key) { continue }
             guard known.contains(where: { $0.hasPrefix(full + ".") }), let child = t[key] else {
                 throw ConfigError(key: full, file: file, problem: "unknown key")
             }
-            try check(child, path: full)
+            try check(child, path: full, owned: owned)
         }
     }
 

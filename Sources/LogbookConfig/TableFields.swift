@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
 
 /// Typed access to the keys of one table of an array of tables, naming `path.key` in errors.
-struct TableFields {
-    let path: String
-    let table: [String: ConfigValue]
-    let file: String?
+package struct TableFields {
+    package let path: String
+    package let table: [String: ConfigValue]
+    package let file: String?
     private var used: Set<String> = []
 
-    init(path: String, table: [String: ConfigValue], file: String?) {
+    package init(path: String, table: [String: ConfigValue], file: String?) {
         self.path = path
         self.table = table
         self.file = file
@@ -17,19 +17,19 @@ struct TableFields {
         ConfigError(key: "\(path).\(key)", file: file, problem: problem)
     }
 
-    mutating func string(_ key: String) throws(ConfigError) -> String? {
+    package mutating func string(_ key: String) throws(ConfigError) -> String? {
         used.insert(key)
         guard let v = table[key] else { return nil }
         guard case .string(let s) = v else { throw fail(key, "expected a string, found \(v.typeName)") }
         return s
     }
 
-    mutating func requiredString(_ key: String) throws(ConfigError) -> String {
+    package mutating func requiredString(_ key: String) throws(ConfigError) -> String {
         guard let s = try string(key), !s.isEmpty else { throw fail(key, "is required") }
         return s
     }
 
-    mutating func integer(_ key: String, in range: ClosedRange<Int>) throws(ConfigError) -> Int? {
+    package mutating func integer(_ key: String, in range: ClosedRange<Int>) throws(ConfigError) -> Int? {
         used.insert(key)
         guard let v = table[key] else { return nil }
         guard case .integer(let i) = v else { throw fail(key, "expected an integer, found \(v.typeName)") }
@@ -37,19 +37,19 @@ struct TableFields {
         return i
     }
 
-    mutating func requiredInteger(_ key: String, in range: ClosedRange<Int>) throws(ConfigError) -> Int {
+    package mutating func requiredInteger(_ key: String, in range: ClosedRange<Int>) throws(ConfigError) -> Int {
         guard let i = try integer(key, in: range) else { throw fail(key, "is required") }
         return i
     }
 
-    mutating func bool(_ key: String) throws(ConfigError) -> Bool? {
+    package mutating func bool(_ key: String) throws(ConfigError) -> Bool? {
         used.insert(key)
         guard let v = table[key] else { return nil }
         guard case .bool(let b) = v else { throw fail(key, "expected a boolean, found \(v.typeName)") }
         return b
     }
 
-    mutating func double(_ key: String, in range: ClosedRange<Double>) throws(ConfigError) -> Double? {
+    package mutating func double(_ key: String, in range: ClosedRange<Double>) throws(ConfigError) -> Double? {
         used.insert(key)
         guard let v = table[key] else { return nil }
         let d: Double
@@ -62,7 +62,7 @@ struct TableFields {
         return d
     }
 
-    func rejectUnknown() throws(ConfigError) {
+    package func rejectUnknown() throws(ConfigError) {
         if let key = table.keys.sorted().first(where: { !used.contains($0) }) { throw fail(key, "unknown key") }
     }
 }
