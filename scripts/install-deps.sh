@@ -4,7 +4,16 @@
 # Usage: scripts/install-deps.sh [extra-package ...]
 set -euo pipefail
 
-packages=(gpsd python3-gps libgps-dev libsystemd-dev libgpiod-dev pkg-config python3-geographiclib dbus python3-dbusmock "$@")
+# One package per line, grouped by what needs it.
+packages=(
+    # the recorder: gpsd + libgps, libsystemd, libgpiod
+    gpsd python3-gps libgps-dev libsystemd-dev libgpiod-dev pkg-config
+    # recorder tests: geodesic reference, fake system bus
+    python3-geographiclib dbus python3-dbusmock
+    # Python test tools from PyPI live in a venv (scripts/python-venv.sh)
+    python3-venv python3-pil
+    "$@"
+)
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

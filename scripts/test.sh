@@ -20,8 +20,14 @@ echo "== swift test (all but the journal crash suites)"
 swift test --skip-build "${flags[@]}" --skip LogbookJournalTests 2>&1 | tee .build/swift-test.log
 echo "== swift test (journal, crash suites)"
 swift test --skip-build "${flags[@]}" --filter LogbookJournalTests 2>&1 | tee -a .build/swift-test.log
+# Tests that are not Swift tests (real browsers, fuzzers, …): scripts/tests.d/NN-name.sh, in order.
+for step in scripts/tests.d/*.sh; do
+    [ -x "$step" ] || continue
+    echo "== $(basename "$step" .sh)"
+    "$step" 2>&1 | tee -a .build/swift-test.log
+done
 echo "== figures"
-grep -E "^(gpsd-replay|logbookd|journal-crash|trip-e2e):" .build/swift-test.log || true
+grep -E "^[a-z][a-z0-9-]*: " .build/swift-test.log | grep -vE "^(error|warning|note): " || true
 
 if [ -x scripts/lint-units.sh ]; then
     echo "== systemd unit lint"
