@@ -87,6 +87,14 @@ let package = Package(
             name: "logbook-bench",
             dependencies: ["LogbookCore", "LogbookJournal", .product(name: "Logging", package: "swift-log")]),
 
+        // ── export ──
+        // Exports (GPX, GeoJSON, CSV) and the trip picture (SVG, HTML): pure Swift, no C, no
+        // Foundation, so the web app can use it too.
+        .target(name: "LogbookExport", dependencies: ["LogbookCore"]),
+        .testTarget(
+            name: "LogbookExportTests",
+            dependencies: ["LogbookExport", "LogbookCore", "LogbookJournal", "LogbookTestSupport"]),
+
         .target(
             name: "LogbookTestSupport",
             dependencies: ["LogbookCore"]),
