@@ -93,7 +93,8 @@ let package = Package(
         .target(name: "LogbookExport", dependencies: ["LogbookCore"]),
         .testTarget(
             name: "LogbookExportTests",
-            dependencies: ["LogbookExport", "LogbookCore", "LogbookJournal", "LogbookTestSupport"]),
+            dependencies: ["LogbookExport", "LogbookCore", "LogbookJournal", "LogbookTestSupport"],
+            exclude: ["Schemas"]),
 
         .target(
             name: "LogbookTestSupport",

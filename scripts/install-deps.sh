@@ -12,6 +12,8 @@ packages=(
     python3-geographiclib dbus python3-dbusmock
     # Python test tools from PyPI live in a venv (scripts/python-venv.sh)
     python3-venv python3-pil
+    # exports: GPX schema check (xmllint), GPX round trip (gpsbabel), the trip picture in a browser
+    libxml2-utils gpsbabel chromium
     "$@"
 )
 missing=()

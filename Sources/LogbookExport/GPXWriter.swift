@@ -118,8 +118,8 @@ enum GeoNumbers {
     /// Longitude in [-180, 180): 180 (or what rounds to it at 7 places) is written as -180.
     static func longitude(_ lon: Double) -> Double {
         var v = lon.truncatingRemainder(dividingBy: 360)
-        if v >= 180 - 5e-8 { v -= 360 }
         if v < -180 { v += 360 }
+        if v >= 180 - 5e-8 { v = max(v - 360, -180) }
         return v
     }
 

@@ -17,6 +17,13 @@ public struct ExportSummary: Sendable, Hashable {
     public var points: Int
     /// Bytes written.
     public var bytes: Int
+
+    /// Creates a summary.
+    public init(trips: Int, points: Int, bytes: Int) {
+        self.trips = trips
+        self.points = points
+        self.bytes = bytes
+    }
 }
 
 /// An export that cannot be made; nothing has been written when it is thrown.
