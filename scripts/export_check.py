@@ -103,9 +103,10 @@ def check_geojson(path):
             c = g["coordinates"][0] if g["type"] == "LineString" else g["coordinates"][0][0]
             first = {"lon": float(c[0]), "lat": float(c[1])}
             break
+    props = json.loads(text)["features"][0]["properties"] if features else None
     print(json.dumps({"ok": True, "features": len(features), "lines": lines, "positions": positions,
                       "padded": padded, "points": positions - padded, "first": first,
-                      "properties": {k: features[0]["properties"][k] for k in SUMMARY} if features else None}))
+                      "properties": {k: props[k] for k in SUMMARY} if props else None}))
 
 
 def check_csv(path):

@@ -19,20 +19,38 @@ actor RecordedDrives {
     }
 
     private var recordings: [Drive: Task<String, any Error>] = [:]
-    private var directories: [TemporaryDirectory] = []
+
+    /// Where this test process keeps its recordings; removed when the process exits.
+    static func root(pid: Int32 = getpid()) -> String { "/tmp/lb-drives-\(pid)" }
+
+    private init() {
+        Self.sweepDeadRuns()
+        mkdir(Self.root(), 0o700)
+        atexit { try? FileManager.default.removeItem(atPath: RecordedDrives.root()) }
+    }
+
+    /// Removes what runs killed before their exit left behind.
+    private static func sweepDeadRuns() {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: "/tmp")) ?? []
+        for name in names where name.hasPrefix("lb-drives-") {
+            guard let pid = Int32(name.dropFirst("lb-drives-".count)), kill(pid, 0) != 0, errno == ESRCH else { continue }
+            try? FileManager.default.removeItem(atPath: root(pid: pid))
+        }
+    }
 
     /// The journal directory holding `drive` as trip 1.
     func journal(_ drive: Drive) async throws -> String {
         if let existing = recordings[drive] { return try await existing.value }
-        let dir = try TemporaryDirectory("exp-\(drive == .swiss ? "ch" : "muc")")
-        directories.append(dir)
+        let dir = Self.root() + "/" + drive.rawValue
         // A Task (not a child) so that concurrent callers share one recording.
         let task = Task { try await Self.record(drive, in: dir) }
         recordings[drive] = task
         return try await task.value
     }
 
-    private static func record(_ drive: Drive, in dir: TemporaryDirectory) async throws -> String {
+    private static func record(_ drive: Drive, in path: String) async throws -> String {
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        let dir = Directory(path: path)
         let gpsd = try GPSDReplay(log: TestPaths.gpsLog(drive.rawValue), realtime: drive.speed)
         defer { gpsd.stop() }
         let config = dir.file("logbookd.toml")
@@ -59,6 +77,11 @@ actor RecordedDrives {
             throw RecordingFailed(log: daemon.log)
         }
         return dir.file("state/journal")
+    }
+
+    private struct Directory {
+        let path: String
+        func file(_ name: String) -> String { path + "/" + name }
     }
 
     struct RecordingFailed: Error, CustomStringConvertible {
