@@ -23,7 +23,7 @@ public final class ExportOutput {
     public init(_ sink: any ByteSink, chunkSize: Int = 64 << 10) {
         self.sink = sink
         self.chunkSize = max(chunkSize, 256)
-        buffer.reserveCapacity(self.chunkSize + 4096)
+        buffer.reserveCapacity(min(self.chunkSize, 1 << 20) + 4096)
     }
 
     /// Hands the buffer to the sink once it has grown past ``chunkSize``.

@@ -28,8 +28,9 @@ import Testing
         #expect(kept == [corner[0], corner[50], corner[99]])
     }
 
-    /// A trip whose speed ramps from 0 to 30 m/s: every band appears, in order, and each run of
-    /// the route starts exactly where the previous one ended (no colour lost to simplifying).
+    /// A trip whose speed ramps from 0 to 30 m/s: every band appears, fastest drawn first, and
+    /// each run of the route starts exactly where the one before it on the road ended (no
+    /// colour lost to simplifying).
     @Test func routeRunsCoverEveryBandAndJoinUp() throws {
         let points = SampleTrips.points(600, speed: 30, ramp: true)
         let picture = TripPicture(trip: SampleTrips.overview(1, points), points: points, gaps: [])
@@ -38,9 +39,9 @@ import Testing
         let routeEnd = try #require(svg.range(of: "</g>", range: route..<svg.endIndex)).lowerBound
         let runs = svg[route..<routeEnd].split(separator: "\n").filter { $0.hasPrefix("<polyline") }
         let bands = runs.compactMap { $0.split(separator: "\"")[1].dropFirst(4) }.compactMap { Int($0) }
-        #expect(bands == Array(0..<SpeedColor.bands))
+        #expect(bands == Array((0..<SpeedColor.bands).reversed()))
         let vertices = runs.map { $0.split(separator: "\"")[3].split(separator: " ") }
-        for (a, b) in zip(vertices, vertices.dropFirst()) { #expect(a.last == b.first) }
+        for (later, earlier) in zip(vertices, vertices.dropFirst()) { #expect(earlier.last == later.first) }
         // A straight road: each run collapses to its two ends.
         #expect(vertices.allSatisfy { $0.count == 2 })
     }
@@ -88,7 +89,7 @@ import Testing
         #expect(urls == 1 && html.contains("xmlns=\"http://www.w3.org/2000/svg\""))  // the SVG namespace names, never loads
         for forbidden in ["<script", "<link", "@import", "url(", "src="] { #expect(!html.contains(forbidden)) }
         #expect(html.contains("prefers-color-scheme: dark"))
-        #expect(html.contains("Trip on 3 Apr, 2.0 km in 1 min"))
+        #expect(html.contains("Trip on 3 Apr, 2.0 km in 2 min"))
         #expect(html.contains("power supply ACAD (power:ACAD)"))
     }
 }

@@ -33,7 +33,8 @@ struct Graticule {
         while lon <= east {
             let x = projection.point(latitude: projection.latitude0, longitude: lon).x
             line(x, frame.y, x, frame.maxY, out)
-            labels.append((x + 4, frame.maxY - 6, NumberText.fixed(abs(lon), places: lonPlaces) + (lon >= 0 ? "°E" : "°W"), true))
+            // No label where it would be cut off at the right edge.
+            if x < frame.maxX - 44 { labels.append((x + 4, frame.maxY - 6, NumberText.fixed(abs(lon), places: lonPlaces) + (lon >= 0 ? "°E" : "°W"), true)) }
             lon += lonStep
         }
         out.text("</g>\n<g class=\"lb-muted\" font-size=\"10\">")

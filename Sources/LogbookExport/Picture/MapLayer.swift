@@ -25,21 +25,25 @@ struct MapLayer {
     }
 
     /// The route, one polyline per run of one colour band, each simplified on its own, so a
-    /// change of colour stays exactly where the speed changed.
+    /// change of colour stays exactly where the speed changed. Faster bands are drawn first:
+    /// where the road passes twice (a stop, a town, the way back), the slow part stays visible.
     private func writeRoute(_ projection: MapProjection, _ out: ExportOutput) {
         let top = picture.topSpeed
         var breaks = GapBreaks(picture.gaps)
         var gapLines: [(PicturePoint, PicturePoint)] = []
+        var runs: [[[PicturePoint]]] = Array(repeating: [], count: SpeedColor.bands)  // by band
         var run: [PicturePoint] = []
         var runBand = -1
+        func finish() {
+            if runBand >= 0, run.count >= 2 { runs[runBand].append(run) }
+        }
         var previous: (TripPoint, PicturePoint)?
-        out.text("<g class=\"lb-route\">\n")
         for p in picture.points {
             let xy = projection.point(p)
             let split = breaks.startsSegment(p)
             guard let (prevPoint, prevXY) = previous, !split else {
                 if let (_, prevXY) = previous { gapLines.append((prevXY, xy)) }
-                Self.emit(run, band: runBand, out)
+                finish()
                 run = [xy]
                 runBand = -1
                 previous = (p, xy)
@@ -47,14 +51,18 @@ struct MapLayer {
             }
             let band = SpeedColor.band(GeoJSONWriter.segmentSpeed(prevPoint, p), max: top)
             if band != runBand && runBand >= 0 {
-                Self.emit(run, band: runBand, out)
+                finish()
                 run = [prevXY]
             }
             runBand = band
             run.append(xy)
             previous = (p, xy)
         }
-        Self.emit(run, band: runBand, out)
+        finish()
+        out.text("<g class=\"lb-route\">\n")
+        for band in runs.indices.reversed() {
+            for line in runs[band] { Self.emit(line, band: band, out) }
+        }
         out.text("</g>\n")
         for (a, b) in gapLines {
             out.text("<line class=\"lb-gap\" x1=\"")

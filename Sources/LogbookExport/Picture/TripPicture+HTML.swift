@@ -40,7 +40,7 @@ extension TripPicture {
         if !gaps.isEmpty {
             let total = gaps.reduce(0) { $0 + max($1.to.seconds(since: $1.from), 0) }
             let bridged = gaps.filter(\.bridged).count
-            row("Without fix", "\(gaps.count) × \(NumberText.duration(total)) in all",
+            row("No fix", "\(gaps.count) \(gaps.count == 1 ? "stretch" : "stretches"), \(NumberText.duration(total)) in all",
                 bridged == gaps.count ? "bridged: the distance across counts" : "\(bridged) of \(gaps.count) bridged", out)
         }
         out.text("</dl>\n</section>\n<section class=\"share\">\n<h2>Share</h2>\n<p>")
@@ -69,7 +69,8 @@ extension TripPicture {
         h1{font-size:22px;margin:4px 0 14px}h2{font-size:16px;margin:0 0 8px}
         .cards{display:grid;grid-template-columns:repeat(auto-fit,minmax(120px,1fr));gap:10px;margin-bottom:14px}
         .card{background:var(--card);border:1px solid var(--line);border-radius:12px;padding:10px 12px}
-        .label{color:var(--muted);font-size:13px}.value{font-size:22px;font-weight:600;font-variant-numeric:tabular-nums}
+        .label{color:var(--muted);font-size:13px}
+        .value{font-size:20px;font-weight:600;font-variant-numeric:tabular-nums;white-space:nowrap}
         figure{margin:0 0 14px;background:var(--card);border:1px solid var(--line);border-radius:12px;overflow:hidden}
         figure svg{display:block;width:100%;height:auto}
         section.why,section.share{background:var(--card);border:1px solid var(--line);border-radius:12px;padding:12px 14px;margin-bottom:14px}
@@ -92,8 +93,8 @@ extension TripText {
         case "gpio": words = "ignition line \(detail ?? "")"
         case "motion": words = "motion rule"
         case "manual": words = "by hand (logbook trip start/stop)"
-        case "service": words = "logbookd started or stopped"
-        case "shutdown": words = "system shutdown"
+        case "service": words = "logbookd started with the car"
+        case "shutdown": words = "logbookd stopped: system shutdown or service stop"
         case "recovered": words = "recovered after a power loss"
         case "gap": words = "no GPS data for too long"
         default: return raw
