@@ -76,6 +76,7 @@ let package = Package(
             name: "logbook",
             dependencies: [
                 "LogbookCore", "LogbookConfig", "LogbookControl", "LogbookJournal", "LogbookDaemon",
+                "LogbookExport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // A journal writer the crash tests kill -9 mid-stream.
