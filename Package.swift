@@ -96,6 +96,10 @@ let package = Package(
             name: "LogbookExportTests",
             dependencies: ["LogbookExport", "LogbookCore", "LogbookJournal", "LogbookTestSupport"],
             exclude: ["Schemas"]),
+        // Export throughput on a real journal, in release (bench/export-bench.sh).
+        .executableTarget(
+            name: "logbook-export-bench",
+            dependencies: ["LogbookCore", "LogbookExport", "LogbookJournal"]),
 
         .target(
             name: "LogbookTestSupport",
