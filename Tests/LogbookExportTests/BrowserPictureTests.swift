@@ -26,7 +26,7 @@ import Testing
     func render() async throws -> Rendered {
         let catalog = try JournalCatalog(directory: try await RecordedDrives.shared.journal(.swiss))
         let trip = try #require(try catalog.trips(matching: TripQuery(includeDiscarded: false)).first)
-        let options = TripPictureOptions(units: .metric, utcOffset: 7200, timeZoneName: "CEST", vehicleName: "Golf")
+        let options = TripPictureOptions(units: .metric, utcOffset: 3600, timeZoneName: "CET", vehicleName: "Golf")
         let picture = try #require(try TripPicture.load(trip.id, from: catalog, options: options))
         let dir = try TemporaryDirectory("pic")
         let svg = dir.file("trip.svg"), html = dir.file("trip.html")
