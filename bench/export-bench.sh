@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 runs="${1:-5}"
 log=fixtures/gpslogs/20100403_Z205_Switzerland.txt
 
-scripts/install-deps.sh gpsbabel
+scripts/install-deps.sh gpsbabel time
 swift build -c release -Xswiftc -warnings-as-errors --product logbookd >/dev/null
 swift build -c release -Xswiftc -warnings-as-errors --product logbook-export-bench >/dev/null
 bin="$(swift build -c release --show-bin-path)"
@@ -55,3 +55,13 @@ for format in gpx geojson csv; do
     printf 'export-bench: %s: %s points, %s bytes in %.1f ms: %.2f M points/s, %.0f MB/s (in process, best of 5)\n' \
         "$format" "$points" "$bytes" "$(awk -v s="$seconds" 'BEGIN {print s * 1000}')" "$mpts" "$mbps"
 done
+
+# Memory: CSV export of made-up trips (50,000 × 200 points = 10 M, as the 10-year bench
+# history) at 1/4, 1/2 and all of it, to /dev/null: peak RSS must not grow with the history.
+rss=()
+for trips in 12500 25000 50000; do
+    /usr/bin/time -f "%M %e" -o "$work/rss" "$bin/logbook-export-bench" synthetic csv "$trips" /dev/null >/dev/null
+    read -r kib secs <"$work/rss"
+    rss+=("$(awk -v k="$kib" 'BEGIN {printf "%.1f", k / 1024}') MiB ($((trips * 200 / 1000000)).$((trips * 200 % 1000000 / 100000)) M points, ${secs} s)")
+done
+printf 'export-bench: csv: exporter peak RSS over 1/4, 1/2, all of 10 M points: %s, %s, %s (synthetic trips, no store)\n' "${rss[@]}"

@@ -19,7 +19,7 @@ public struct CSVWriter: TripTrackWriter {
 
     public mutating func beginTrip(_ trip: TripOverview, gaps: [TripGap], _ out: ExportOutput) {
         // The first two fields are the same on every row of a trip: format them once.
-        let scratch = ExportOutput(MemorySink())
+        let scratch = ExportOutput(MemorySink(), chunkSize: 256)
         scratch.integer(Int64(clamping: trip.id.rawValue))
         scratch.byte(UInt8(ascii: ","))
         if let vehicle = trip.vehicleID { scratch.csvField(vehicle) }

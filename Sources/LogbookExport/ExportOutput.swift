@@ -27,7 +27,7 @@ public final class ExportOutput {
     }
 
     /// Hands the buffer to the sink once it has grown past ``chunkSize``.
-    public func flushIfFull() throws {
+    @inline(__always) public func flushIfFull() throws {
         if buffer.count >= chunkSize { try flush() }
     }
 

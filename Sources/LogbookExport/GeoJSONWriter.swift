@@ -17,7 +17,8 @@ public struct GeoJSONWriter: TripTrackWriter {
     private var lines = 0
     private var pointsInLine = 0
     private var previous: TripPoint?
-    private var speeds = ExportOutput(MemorySink())
+    /// The current trip's segment speeds as JSON text, emptied for each trip.
+    private var speeds = ExportOutput(MemorySink(), chunkSize: 16 << 10)
 
     /// Creates a writer.
     public init() {}
@@ -33,7 +34,7 @@ public struct GeoJSONWriter: TripTrackWriter {
         lines = 0
         pointsInLine = 0
         previous = nil
-        speeds = ExportOutput(MemorySink())
+        speeds.buffer.removeAll(keepingCapacity: true)
         out.text(features == 0 ? "\n" : ",\n")
         features += 1
         out.text("{\"type\":\"Feature\",\"id\":")

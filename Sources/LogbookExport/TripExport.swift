@@ -116,9 +116,9 @@ public struct TripExport {
             try catalog.forEachPointChunk(of: id) { chunk in
                 for p in chunk {
                     writer.point(p, newSegment: breaks.startsSegment(p), out)
+                    try out.flushIfFull()  // per point: a chunk of long GPX lines can exceed a buffer
                 }
                 points += chunk.count
-                try out.flushIfFull()
             }
             writer.endTrip(out)
             try out.flushIfFull()

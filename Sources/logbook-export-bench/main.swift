@@ -4,6 +4,8 @@
 //
 //   logbook-export-bench write FORMAT JOURNAL_DIR OUT    export every kept trip to OUT (timed from outside)
 //   logbook-export-bench repeat FORMAT JOURNAL_DIR N     export N times to a discarding sink, print the best
+//   logbook-export-bench synthetic FORMAT TRIPS OUT      export TRIPS made-up trips of 200 points (peak RSS
+//                                                        measured from outside: memory must not grow with TRIPS)
 import LogbookCore
 import LogbookExport
 import LogbookJournal
@@ -45,6 +47,35 @@ struct JournalCatalog: TripCatalog {
     func gaps(of id: TripID) throws -> [TripGap] { [] }
 }
 
+/// Trips of 200 points made up as they are read: nothing is held, so the exporter's own
+/// memory is all that a run's peak RSS shows.
+struct SyntheticCatalog: TripCatalog {
+    let count: Int
+    static let pointsPerTrip = 200
+
+    func overview(_ n: Int) -> TripOverview {
+        let start = GPSTime(seconds: 1_600_000_000 + Int64(n) * 6000)
+        return TripOverview(
+            id: TripID(UInt64(n)), vehicleID: "golf", startedAt: start, endedAt: GPSTime(seconds: start.wholeSeconds + 199),
+            startReason: "power:ACAD", endReason: "power:ACAD", distance: 4000, duration: 199, averageSpeed: 20, maxSpeed: 30,
+            pointCount: Self.pointsPerTrip)
+    }
+
+    func forEachTrip(matching query: TripQuery, _ body: (TripOverview) throws -> Bool) throws {
+        for n in stride(from: count, through: 1, by: -1) where try !body(overview(n)) { return }
+    }
+    func trip(_ id: TripID) throws -> TripOverview? { id.rawValue >= 1 && id.rawValue <= count ? overview(Int(id.rawValue)) : nil }
+    func forEachPointChunk(of id: TripID, _ body: ([TripPoint]) throws -> Void) throws {
+        let start = 1_600_000_000 + Int64(id.rawValue) * 6000
+        try body((0..<Self.pointsPerTrip).map { i in
+            TripPoint(
+                time: GPSTime(seconds: start + Int64(i)), latitude: 47.3 + Double(i) * 1e-4, longitude: 7.7 + Double(i) * 2e-4,
+                speed: 20 + Double(i % 10), track: 90, altitude: 430, eph: 5)
+        })
+    }
+    func gaps(of id: TripID) throws -> [TripGap] { [] }
+}
+
 final class FDSink: ByteSink {
     let fd: Int32
     init(_ fd: Int32) { self.fd = fd }
@@ -75,8 +106,16 @@ guard args.count == 5, let format = ExportFormat(rawValue: args[2]) else {
     exit(64)
 }
 do {
-    let catalog = try JournalCatalog(directory: args[3])
     let export = TripExport(format: format)
+    if args[1] == "synthetic" {
+        let fd = open(args[4], O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        guard fd >= 0 else { throw FDSink.Failure.write }
+        let s = try export.write(.matching(TripQuery()), from: SyntheticCatalog(count: Int(args[3]) ?? 0), to: FDSink(fd))
+        close(fd)
+        print("wrote \(s.trips) trips, \(s.points) points, \(s.bytes) bytes")
+        exit(0)
+    }
+    let catalog = try JournalCatalog(directory: args[3])
     switch args[1] {
     case "write":
         let fd = open(args[4], O_WRONLY | O_CREAT | O_TRUNC, 0o644)

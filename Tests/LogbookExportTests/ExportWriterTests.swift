@@ -124,3 +124,44 @@ import Testing
         #expect(summary == ExportSummary(trips: 3, points: 16, bytes: sink.bytes.count))
     }
 }
+
+/// Streaming: an export of many points reaches the sink in bounded chunks, whatever its size.
+@Suite struct ExportStreamingTests {
+    /// Trips whose points are made up as they are read (nothing held by the catalog).
+    struct GeneratedCatalog: TripCatalog {
+        let trips: Int
+        let points: Int
+
+        func forEachTrip(matching query: TripQuery, _ body: (TripOverview) throws -> Bool) throws {
+            for n in stride(from: trips, through: 1, by: -1) where try !body(try #require(try trip(TripID(UInt64(n))))) { return }
+        }
+        func trip(_ id: TripID) throws -> TripOverview? {
+            SampleTrips.overview(id.rawValue, SampleTrips.points(1, from: GPSTime(seconds: 1_600_000_000 + Int64(id.rawValue) * 10_000)))
+        }
+        func forEachPointChunk(of id: TripID, _ body: ([TripPoint]) throws -> Void) throws {
+            let start = GPSTime(seconds: 1_600_000_000 + Int64(id.rawValue) * 10_000)
+            let all = SampleTrips.points(points, from: start)
+            for i in stride(from: 0, to: all.count, by: 500) { try body(Array(all[i..<min(i + 500, all.count)])) }
+        }
+        func gaps(of id: TripID) throws -> [TripGap] { [] }
+    }
+
+    final class CountingSink: ByteSink {
+        var writes = 0, largest = 0, total = 0, lines = 0
+        func write(_ bytes: UnsafeRawBufferPointer) throws {
+            writes += 1
+            largest = max(largest, bytes.count)
+            total += bytes.count
+            lines += bytes.reduce(0) { $0 + ($1 == 10 ? 1 : 0) }
+        }
+    }
+
+    @Test(arguments: ExportFormat.allCases)
+    func manyPointsGoOutInChunksOfAtMost68KiB(format: ExportFormat) throws {
+        let sink = CountingSink()
+        let summary = try TripExport(format: format).write(.matching(TripQuery()), from: GeneratedCatalog(trips: 40, points: 2500), to: sink)
+        #expect(summary.points == 100_000 && summary.trips == 40 && summary.bytes == sink.total)
+        #expect(sink.largest <= (64 << 10) + 4096 && sink.writes > 10)
+        if format == .csv { #expect(sink.lines == 100_001) }
+    }
+}

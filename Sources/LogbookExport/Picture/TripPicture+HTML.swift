@@ -82,15 +82,17 @@ extension TripPicture {
 
 extension TripText {
     /// A boundary's recorded reason in words, the raw reason kept in brackets:
-    /// `ignition power off (power:ACAD)`.
+    /// `power supply ACAD (power:ACAD)`. Unknown reasons are shown as recorded.
     public static func reason(_ raw: String) -> String {
-        let (kind, detail) = raw.split(separator: ":", maxSplits: 1).map(String.init).splitPair
+        let parts = raw.split(separator: ":", maxSplits: 1)
+        let kind = parts.first.map(String.init) ?? raw
+        let detail = parts.count > 1 ? " " + parts[1] : ""
         let words: String
         switch kind {
-        case "power": words = "power supply \(detail ?? "")"
-        case "bluetooth": words = "car Bluetooth \(detail ?? "")"
-        case "device": words = "USB device \(detail ?? "")"
-        case "gpio": words = "ignition line \(detail ?? "")"
+        case "power": words = "power supply" + detail
+        case "bluetooth": words = "car Bluetooth" + detail
+        case "device": words = "USB device" + detail
+        case "gpio": words = "ignition line" + detail
         case "motion": words = "motion rule"
         case "manual": words = "by hand (logbook trip start/stop)"
         case "service": words = "logbookd started with the car"
@@ -99,18 +101,6 @@ extension TripText {
         case "gap": words = "no GPS data for too long"
         default: return raw
         }
-        return words.trimmingSpaces + " (\(raw))"
-    }
-}
-
-extension Array where Element == String {
-    fileprivate var splitPair: (String, String?) { (first ?? "", count > 1 ? self[1] : nil) }
-}
-
-extension String {
-    fileprivate var trimmingSpaces: String {
-        var s = Substring(self)
-        while s.last == " " { s = s.dropLast() }
-        return String(s)
+        return words + " (\(raw))"
     }
 }
