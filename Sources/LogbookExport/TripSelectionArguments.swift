@@ -4,11 +4,17 @@ public import LogbookCore
 /// What `logbook trips export` (and the web app's export link) was asked for, turned into a
 /// ``TripSelection``: trip numbers, or `--all` narrowed by dates and vehicle.
 public struct TripSelectionArguments: Sendable, Hashable {
+    /// Trip numbers as typed.
     public var ids: [String]
+    /// `--all`.
     public var all: Bool
+    /// `--since DATE|TIME`.
     public var since: String?
+    /// `--until DATE|TIME` (a date includes that day).
     public var until: String?
+    /// `--vehicle ID`.
     public var vehicle: String?
+    /// `--include-discarded`.
     public var includeDiscarded: Bool
 
     /// Creates arguments.
@@ -24,6 +30,7 @@ public struct TripSelectionArguments: Sendable, Hashable {
 
     /// A one-line reason the arguments make no sense.
     public struct Problem: Error, Sendable, Hashable, CustomStringConvertible {
+        /// The reason, for a person.
         public var description: String
     }
 
