@@ -120,8 +120,8 @@ do {
     case "write":
         let fd = open(args[4], O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         guard fd >= 0 else { throw FDSink.Failure.write }
+        // No fsync: the peer (gpsbabel) does not sync either.
         let s = try export.write(.matching(TripQuery()), from: catalog, to: FDSink(fd))
-        fsync(fd)
         close(fd)
         print("wrote \(s.trips) trips, \(s.points) points, \(s.bytes) bytes")
     default:
