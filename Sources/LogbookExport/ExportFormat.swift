@@ -29,13 +29,19 @@ public struct ExportOptions: Sendable {
     public var createdAt: GPSTime?
     /// Units for the human-readable text inside (GPX track description); data stays SI.
     public var units: UnitSystem
-    /// Names to show for vehicle ids, where known (`golf` → `Golf`).
-    public var vehicleNames: [String: String]
+    /// The configured vehicles by id (`[[vehicle]]`), for names and the `vehicle` object; a
+    /// vehicle not listed is shown by its id.
+    public var vehicles: [String: Vehicle]
 
     /// Creates options.
-    public init(createdAt: GPSTime? = nil, units: UnitSystem = .metric, vehicleNames: [String: String] = [:]) {
+    public init(createdAt: GPSTime? = nil, units: UnitSystem = .metric, vehicles: [String: Vehicle] = [:]) {
         self.createdAt = createdAt
         self.units = units
-        self.vehicleNames = vehicleNames
+        self.vehicles = vehicles
+    }
+
+    /// The vehicle of `trip`: the configured one, else one named by its id (as `trips show`).
+    func vehicle(of trip: TripOverview) -> Vehicle? {
+        trip.vehicleID.map { vehicles[$0] ?? Vehicle(id: $0, name: $0) }
     }
 }

@@ -44,11 +44,12 @@ public struct GPXWriter: TripTrackWriter {
         out.text("</desc>\n  <src>logbook</src>\n  <number>")
         out.integer(Int64(clamping: trip.id.rawValue))
         out.text("</number>\n  <extensions><logbook:trip")
-        for (key, value) in TripProperties.members(of: trip) {
+        for (key, value) in TripProperties.members(of: trip, vehicle: options.vehicle(of: trip)) {
             let text: String
             switch value {
             case .null: continue
             case .string(let s): text = s
+            case .object: text = value["id"]?.stringValue ?? ""  // the vehicle, by its id
             case .bool(let b): text = b ? "true" : "false"
             default: text = value.serialized
             }
@@ -109,7 +110,7 @@ public struct GPXWriter: TripTrackWriter {
     }
 
     private func vehicleName(_ trip: TripOverview) -> String? {
-        trip.vehicleID.map { options.vehicleNames[$0] ?? $0 }
+        options.vehicle(of: trip)?.name
     }
 }
 

@@ -11,6 +11,7 @@ public import LogbookCore
 /// Memory: the speeds are gathered as text while the coordinates stream out, about 6 bytes
 /// per point of the current trip.
 public struct GeoJSONWriter: TripTrackWriter {
+    private let options: ExportOptions
     private var features = 0
     private var trip: TripOverview?
     private var multi = false
@@ -21,7 +22,9 @@ public struct GeoJSONWriter: TripTrackWriter {
     private var speeds = ExportOutput(MemorySink(), chunkSize: 16 << 10)
 
     /// Creates a writer.
-    public init() {}
+    public init(options: ExportOptions = ExportOptions()) {
+        self.options = options
+    }
 
     public mutating func begin(_ out: ExportOutput) {
         out.text("{\"type\":\"FeatureCollection\",\"features\":[")
@@ -83,7 +86,7 @@ public struct GeoJSONWriter: TripTrackWriter {
         }
         out.text(",\"properties\":{")
         if let trip {
-            for (i, (key, value)) in TripProperties.members(of: trip).enumerated() {
+            for (i, (key, value)) in TripProperties.members(of: trip, vehicle: options.vehicle(of: trip)).enumerated() {
                 if i > 0 { out.byte(UInt8(ascii: ",")) }
                 out.jsonString(key)
                 out.byte(UInt8(ascii: ":"))

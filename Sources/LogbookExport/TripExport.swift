@@ -89,7 +89,7 @@ public struct TripExport {
         let out = ExportOutput(sink)
         switch format {
         case .gpx: return try run(GPXWriter(options: options), ids, catalog, out)
-        case .geojson: return try run(GeoJSONWriter(), ids, catalog, out)
+        case .geojson: return try run(GeoJSONWriter(options: options), ids, catalog, out)
         case .csv: return try run(CSVWriter(), ids, catalog, out)
         }
     }

@@ -74,7 +74,8 @@ import Testing
         #expect(one["properties"]?["start_reason"] == .string("power:ACAD"))
         #expect(one["properties"]?["recovered"] == .bool(false))
         #expect(features[1]["geometry"]?["type"] == .string("LineString"))
-        #expect(features[1]["properties"]?["vehicle"] == .string("van, \"blue\""))
+        #expect(features[1]["properties"]?["vehicle"]?["id"] == .string("van, \"blue\""))
+        #expect(features[1]["properties"]?["vehicle"]?["name"] == .string("van, \"blue\""))
         // One point: the line repeats it (a LineString needs two positions) at speed 0.
         let three = features[2]
         #expect(three["properties"]?["discarded"] == .bool(true))
@@ -82,6 +83,18 @@ import Testing
             #expect(c.count == 2 && c[0] == c[1])
         }
         #expect(three["properties"]?["segment_speeds_mps"] == .array([.number(0)]))
+    }
+
+    @Test func configuredVehiclesGiveTheVehicleObjectAndName() throws {
+        let golf = Vehicle(id: "golf", name: "Golf", make: "VW", model: "Golf", year: 2019)
+        let options = ExportOptions(vehicles: ["golf": golf])
+        let geo = MemorySink(), gpx = MemorySink()
+        try TripExport(format: .geojson, options: options).write(.trips([TripID(1)]), from: catalog, to: geo)
+        try TripExport(format: .gpx, options: options).write(.trips([TripID(1)]), from: catalog, to: gpx)
+        let doc = try JSONValue.parse(geo.text)
+        guard case .array(let features)? = doc["features"] else { Issue.record("no features"); return }
+        #expect(features[0]["properties"]?["vehicle"] == golf.json)
+        #expect(gpx.text.contains(", max 72 km/h, Golf</desc>") && gpx.text.contains(" vehicle=\"golf\" "))
     }
 
     @Test func geojsonGivesATripWithoutPointsANullGeometry() throws {

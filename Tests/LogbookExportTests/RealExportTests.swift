@@ -87,7 +87,7 @@ import Testing
         #expect(abs((found["first"]?["lat"]?.doubleValue ?? 0) - e.points[0].latitude) < 1e-7)
         let props = try #require(found["properties"])
         #expect(props["id"] == .string(e.trips[0].id.description))
-        #expect(props["vehicle"] == .string("golf") && props["start_reason"] == .string("service"))
+        #expect(props["vehicle"]?["id"] == .string("golf") && props["start_reason"] == .string("service"))
         #expect(props["points"]?.doubleValue == Double(e.trips[0].pointCount))
         print("export: \(drive): geojson: \(found["lines"]?.doubleValue.map { Int($0) } ?? 0) line(s), \(Int(found["positions"]?.doubleValue ?? 0)) positions")
     }
