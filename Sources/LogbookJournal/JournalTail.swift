@@ -138,8 +138,18 @@ public struct JournalTail: Sendable {
     /// holding it. Nil when no readable record ends exactly there.
     public static func position(at sequence: UInt64, in directory: String) throws -> JournalPosition? {
         if sequence == 0 { return .start }
-        var tail = JournalTail(directory: directory, after: sequence)
-        _ = try tail.poll(maxEntries: 1)
-        return tail.position?.sequence == sequence ? tail.position : nil
+        let fs = PosixFileSystem()
+        var found: JournalPosition?
+        let start = JournalReader.segment(holding: sequence, in: try fs.list(directory))
+        try JournalReader.walkSegments(fs: fs, directory: directory, limit: sequence, startingAt: start) { visit in
+            let records = visit.contents.records
+            for (i, r) in records.enumerated() {
+                guard case .user(let record) = r.record, r.sequence &+ record.sequenceCount &- 1 == sequence else { continue }
+                found = JournalPosition(sequence: sequence, chainHead: i + 1 < records.count ? records[i + 1].headBefore : visit.contents.head)
+                return false
+            }
+            return true
+        }
+        return found
     }
 }
