@@ -91,7 +91,7 @@ let package = Package(
         // ── index: the rebuildable SQLite projection of the journal (issue 8, part A) ──
         .target(
             name: "LogbookStore",
-            dependencies: ["LogbookCore", "LogbookJournal", .product(name: "GRDB", package: "GRDB.swift")]),
+            dependencies: ["LogbookCore", "LogbookConfig", "LogbookJournal", .product(name: "GRDB", package: "GRDB.swift")]),
         // Writes a synthetic multi-year journal through JournalWriter (bench/index-bench.sh and
         // the export, garage and web benches reuse it).
         .executableTarget(

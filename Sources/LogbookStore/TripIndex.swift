@@ -78,6 +78,13 @@ public final class TripIndex: Sendable {
         throw .damaged(reason ?? "cannot be opened")
     }
 
+    /// Removes the file at `path` (and its WAL) and opens a new, empty index there: for a
+    /// file found damaged while it was being read.
+    public static func replace(path: String, journalDirectory: String, options: Options = Options()) throws(TripIndexError) -> TripIndex {
+        try IndexFile.discard(path)
+        return try open(path: path, journalDirectory: journalDirectory, options: options)
+    }
+
     /// Nil when the file is this application's index (or empty); else why it is not.
     private static func check(_ pool: DatabasePool) throws -> String? {
         try pool.writeWithoutTransaction { db -> String? in
