@@ -85,10 +85,12 @@ struct IndexProjector {
             guard signal.source == "gps:no-fix" else { return }
             try gap(signal, seq: seq)
         case .entry(let entry):
-            try db.cachedStatement(sql: "INSERT OR REPLACE INTO entries VALUES (?, ?, ?, ?, ?, ?, ?)").execute(arguments: [
+            let values: [(any DatabaseValueConvertible)?] = [
                 seq, entry.type, Self.actionName(entry.action), entry.subject, entry.fields.serialized, entry.recordedAt,
                 entry.origin,
-            ])
+            ]
+            try db.cachedStatement(sql: "INSERT OR REPLACE INTO entries VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+                .execute(arguments: StatementArguments(values + [RowCheck.crc(values)]))
             statistics.entries += 1
         }
     }
@@ -96,7 +98,7 @@ struct IndexProjector {
     /// Writes the rows and partial chunks this batch changed.
     mutating func flush() throws {
         let insert = try db.cachedStatement(
-            sql: "INSERT OR REPLACE INTO trips (\(TripRow.columns)) VALUES (\(Array(repeating: "?", count: 21).joined(separator: ",")))")
+            sql: "INSERT OR REPLACE INTO trips (\(TripRow.columns), crc) VALUES (\(Array(repeating: "?", count: 22).joined(separator: ",")))")
         for id in trips.keys.sorted() {
             if let trip = trips[id] { try insert.execute(arguments: trip.arguments) }
         }
@@ -111,10 +113,10 @@ struct IndexProjector {
 
     private mutating func row(_ id: Int64) throws -> TripRow? {
         if let t = trips[id] { return t }
-        guard let r = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(TripRow.columns) FROM trips WHERE id = ?"), arguments: [id]) else {
+        guard let r = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(TripRow.columns), crc FROM trips WHERE id = ?"), arguments: [id]) else {
             return nil
         }
-        let t = TripRow(row: r)
+        let t = try TripRow.checked(r)
         trips[id] = t
         return t
     }
@@ -133,14 +135,14 @@ struct IndexProjector {
         }
         let time = signal.gpsTime?.nanoseconds
         if signal.on {
-            try db.cachedStatement(sql: "INSERT OR REPLACE INTO gaps (trip_id, seq, from_time, to_time) VALUES (?, ?, ?, NULL)")
-                .execute(arguments: [trip, seq, time])
-        } else {
+            try writeGap([trip, seq, time, nil])
+        } else if let open = try Row.fetchOne(
+            db.cachedStatement(sql: "SELECT trip_id, seq, from_time, to_time, crc FROM gaps WHERE trip_id = ? AND to_time IS NULL ORDER BY seq DESC LIMIT 1"),
+            arguments: [trip])
+        {
             // The half that closes the latest open gap (it may have come in an earlier batch).
-            try db.cachedStatement(sql: """
-                UPDATE gaps SET to_time = ? WHERE trip_id = ? AND seq = (
-                    SELECT max(seq) FROM gaps WHERE trip_id = ? AND to_time IS NULL)
-                """).execute(arguments: [time, trip, trip])
+            try RowCheck.verify(open, "gap row")
+            try writeGap([trip, open[1] as Int64, open[2] as Int64?, time])
         }
         if var row = try row(trip) {
             row.lastSequence = seq
@@ -157,12 +159,13 @@ struct IndexProjector {
         if trip.points % Int64(PointChunkCodec.pointsPerChunk) != 0 {
             // Continue the partial chunk an earlier batch stored.
             guard let row = try Row.fetchOne(
-                db.cachedStatement(sql: "SELECT first_seq, last_seq, data FROM point_chunks WHERE trip_id = ? AND chunk = ?"),
+                db.cachedStatement(sql: "SELECT * FROM point_chunks WHERE trip_id = ? AND chunk = ?"),
                 arguments: [trip.id, index])
             else { throw TripIndexError.damaged("trip \(trip.id) lacks its point chunk \(index)") }
-            builder.points = try PointChunkCodec.decode([UInt8](row[2] as Data))
-            builder.firstSequence = row[0]
-            builder.lastSequence = row[1]
+            try RowCheck.verify(row, "point chunk row")
+            builder.points = try PointChunkCodec.decode([UInt8](row["data"] as Data))
+            builder.firstSequence = row["first_seq"]
+            builder.lastSequence = row["last_seq"]
             guard builder.points.count == Int(trip.points % Int64(PointChunkCodec.pointsPerChunk)) else {
                 throw TripIndexError.damaged("trip \(trip.id): chunk \(index) holds \(builder.points.count) points")
             }
@@ -170,13 +173,20 @@ struct IndexProjector {
         return builder
     }
 
+    private func writeGap(_ values: [(any DatabaseValueConvertible)?]) throws {
+        try db.cachedStatement(sql: "INSERT OR REPLACE INTO gaps (trip_id, seq, from_time, to_time, crc) VALUES (?, ?, ?, ?, ?)")
+            .execute(arguments: StatementArguments(values + [RowCheck.crc(values)]))
+    }
+
     private func write(_ b: ChunkBuilder, trip: Int64) throws {
         let box = b.boundingBox
-        try db.cachedStatement(sql: "INSERT OR REPLACE INTO point_chunks VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)").execute(arguments: [
-            trip, b.index, b.firstSequence, b.lastSequence, b.points.count, b.points.first?.time ?? 0,
+        let values: [(any DatabaseValueConvertible)?] = [
+            trip, b.index, b.firstSequence, b.lastSequence, Int64(b.points.count), b.points.first?.time ?? 0,
             b.points.last?.time ?? 0, box?.minLat, box?.maxLat, box?.minLon, box?.maxLon,
             Data(PointChunkCodec.encode(b.points[...])),
-        ])
+        ]
+        try db.cachedStatement(sql: "INSERT OR REPLACE INTO point_chunks VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+            .execute(arguments: StatementArguments(values + [RowCheck.crc(values)]))
     }
 
     static func actionName(_ a: UserEntry.Action) -> String {

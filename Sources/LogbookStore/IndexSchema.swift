@@ -48,14 +48,15 @@ enum IndexSchema {
                     last_point_at INTEGER,
                     start_lat REAL, start_lon REAL,
                     end_lat REAL, end_lon REAL,
-                    track_m REAL NOT NULL               -- geodesic length over the stored points
+                    track_m REAL NOT NULL,              -- geodesic length over the stored points
+                    crc INTEGER NOT NULL                -- RowCheck over the columns before it
                 );
                 CREATE INDEX trips_by_vehicle ON trips(vehicle_id, id);
                 CREATE INDEX trips_by_start ON trips(started_at);
                 CREATE INDEX trips_open ON trips(id) WHERE state = 'open';
 
                 -- Points in chunks of up to 256 (PointChunkCodec): chunk n holds the trip's points
-                -- n*256 ..< n*256 + count.
+                -- n*256 ..< n*256 + count. Every table's `crc` is RowCheck over the row's other columns.
                 CREATE TABLE point_chunks (
                     trip_id INTEGER NOT NULL,
                     chunk INTEGER NOT NULL,
@@ -66,6 +67,7 @@ enum IndexSchema {
                     last_time INTEGER NOT NULL,
                     min_lat REAL, max_lat REAL, min_lon REAL, max_lon REAL,
                     data BLOB NOT NULL,
+                    crc INTEGER NOT NULL,
                     PRIMARY KEY (trip_id, chunk)
                 );
 
@@ -75,6 +77,7 @@ enum IndexSchema {
                     seq INTEGER NOT NULL,
                     from_time INTEGER,
                     to_time INTEGER,
+                    crc INTEGER NOT NULL,
                     PRIMARY KEY (trip_id, seq)
                 );
 
@@ -87,7 +90,8 @@ enum IndexSchema {
                     subject TEXT NOT NULL,
                     fields TEXT NOT NULL,               -- a JSON object
                     recorded_at INTEGER,                -- wall-clock ns of the entering machine
-                    origin TEXT NOT NULL
+                    origin TEXT NOT NULL,
+                    crc INTEGER NOT NULL
                 );
                 CREATE INDEX entries_by_subject ON entries(type, subject, seq);
                 """)

@@ -22,15 +22,20 @@ extension TripIndex: TripCatalog {
             arguments += [until.nanoseconds]
         }
         if !query.includeDiscarded { conditions.append("state != 'discarded'") }
-        var sql = "SELECT \(TripRow.columns) FROM trips"
+        var sql = "SELECT \(TripRow.columns), crc FROM trips"
         if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
         sql += " ORDER BY id DESC"
         if let limit = query.limit { sql += " LIMIT \(max(0, limit))" }
         try mapping {
             try pool.read { db in
                 let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
+                var previous = Int64.max
                 while let row = try rows.next() {
-                    guard try body(TripRow(row: row).overview) else { break }
+                    let trip = try TripRow.checked(row)
+                    // A damaged b-tree page can hand back rows twice or out of order.
+                    guard trip.id < previous else { throw TripIndexError.damaged("trip rows out of order") }
+                    previous = trip.id
+                    guard try body(trip.overview) else { break }
                 }
             }
         }
@@ -40,8 +45,8 @@ extension TripIndex: TripCatalog {
     public func trip(_ id: TripID) throws -> TripOverview? {
         try mapping {
             try pool.read { db in
-                try Row.fetchOne(db, sql: "SELECT \(TripRow.columns) FROM trips WHERE id = ?", arguments: [Int64(bitPattern: id.rawValue)])
-                    .map { TripRow(row: $0).overview }
+                try Row.fetchOne(db, sql: "SELECT \(TripRow.columns), crc FROM trips WHERE id = ?", arguments: [Int64(bitPattern: id.rawValue)])
+                    .map { try TripRow.checked($0).overview }
             }
         }
     }
@@ -53,12 +58,12 @@ extension TripIndex: TripCatalog {
         try mapping {
             try pool.read { db in
                 let rows = try Row.fetchCursor(
-                    db, sql: "SELECT chunk, count, data FROM point_chunks WHERE trip_id = ? ORDER BY chunk",
-                    arguments: [Int64(bitPattern: id.rawValue)])
+                    db, sql: "SELECT * FROM point_chunks WHERE trip_id = ? ORDER BY chunk", arguments: [Int64(bitPattern: id.rawValue)])
                 var expected: Int64 = 0
                 while let row = try rows.next() {
-                    let index: Int64 = row[0], count: Int = row[1]
-                    let points = try PointChunkCodec.decode([UInt8](row[2] as Data))
+                    try RowCheck.verify(row, "a point chunk row of trip \(id)")
+                    let index: Int64 = row["chunk"], count: Int = row["count"]
+                    let points = try PointChunkCodec.decode([UInt8](row["data"] as Data))
                     guard index == expected, points.count == count else {
                         throw TripIndexError.damaged("trip \(id): point chunk \(index) out of place")
                     }
@@ -75,10 +80,11 @@ extension TripIndex: TripCatalog {
         try mapping {
             try pool.read { db in
                 try Row.fetchAll(
-                    db, sql: "SELECT from_time, to_time FROM gaps WHERE trip_id = ? ORDER BY seq",
+                    db, sql: "SELECT trip_id, seq, from_time, to_time, crc FROM gaps WHERE trip_id = ? ORDER BY seq",
                     arguments: [Int64(bitPattern: id.rawValue)]
                 ).compactMap { row -> TripGap? in
-                    guard let from: Int64 = row[0], let to: Int64 = row[1] else { return nil }
+                    try RowCheck.verify(row, "a gap row of trip \(id)")
+                    guard let from: Int64 = row[2], let to: Int64 = row[3] else { return nil }
                     let seconds = Double(to - from) / 1e9
                     return TripGap(
                         from: GPSTime(nanoseconds: from), to: GPSTime(nanoseconds: to), seconds: seconds,

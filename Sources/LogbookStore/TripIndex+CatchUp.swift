@@ -225,13 +225,20 @@ extension TripIndex {
         try db.execute(sql: "DELETE FROM positions WHERE seq < (SELECT seq FROM positions ORDER BY seq DESC LIMIT 1 OFFSET 63)")
     }
 
-    /// The first sequence number of the journal's last segment (from the file names).
+    /// Roughly the journal's last sequence number, from the segment names (their first
+    /// sequence numbers) and sizes: enough for a progress bar.
     static func estimatedEnd(of directory: String) -> UInt64 {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-        return names.compactMap { name -> UInt64? in
-            guard name.hasSuffix(".seg"), name.count == 29 else { return nil }
-            return UInt64(name.prefix(16), radix: 16)
-        }.max() ?? 0
+        let fm = FileManager.default
+        let segments = ((try? fm.contentsOfDirectory(atPath: directory)) ?? []).compactMap { name -> (UInt64, Int)? in
+            guard name.hasSuffix(".seg"), name.count == 29, let first = UInt64(name.prefix(16), radix: 16) else { return nil }
+            let size = (try? fm.attributesOfItem(atPath: directory + "/" + name))?[.size] as? Int ?? 0
+            return (first, size)
+        }.sorted { $0.0 < $1.0 }
+        guard let last = segments.last else { return 0 }
+        let before = segments.dropLast().reduce(0) { $0 + $1.1 }
+        // Sequence numbers per byte so far; 1/30 (a point's share of a record) at first.
+        let perByte = last.0 > 1 && before > 0 ? Double(last.0 - 1) / Double(before) : 1.0 / 30
+        return last.0 + UInt64(Double(last.1) * perByte)
     }
 }
 

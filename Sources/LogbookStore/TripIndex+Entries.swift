@@ -39,9 +39,10 @@ extension TripIndex {
         try mapping {
             try pool.read { db in
                 let rows = try Row.fetchCursor(
-                    db, sql: "SELECT seq, type, action, subject, fields, recorded_at, origin FROM entries\(filter) ORDER BY seq",
+                    db, sql: "SELECT seq, type, action, subject, fields, recorded_at, origin, crc FROM entries\(filter) ORDER BY seq",
                     arguments: arguments)
                 while let row = try rows.next() {
+                    try RowCheck.verify(row, "an entry row")
                     let action: UserEntry.Action =
                         switch row[2] as String {
                         case "amend": .amend
@@ -81,10 +82,10 @@ extension TripIndex {
                 var lines: [String] = []
                 let queries = [
                     "SELECT 'state', indexed_through_seq, hex(chain_head) FROM index_state",
-                    "SELECT 'trip', \(TripRow.columns) FROM trips ORDER BY id",
-                    "SELECT 'chunk', trip_id, chunk, first_seq, last_seq, count, first_time, last_time, min_lat, max_lat, min_lon, max_lon, hex(data) FROM point_chunks ORDER BY trip_id, chunk",
-                    "SELECT 'gap', trip_id, seq, from_time, to_time FROM gaps ORDER BY trip_id, seq",
-                    "SELECT 'entry', seq, type, action, subject, fields, recorded_at, origin FROM entries ORDER BY seq",
+                    "SELECT 'trip', \(TripRow.columns), crc FROM trips ORDER BY id",
+                    "SELECT 'chunk', trip_id, chunk, first_seq, last_seq, count, first_time, last_time, min_lat, max_lat, min_lon, max_lon, hex(data), crc FROM point_chunks ORDER BY trip_id, chunk",
+                    "SELECT 'gap', trip_id, seq, from_time, to_time, crc FROM gaps ORDER BY trip_id, seq",
+                    "SELECT 'entry', seq, type, action, subject, fields, recorded_at, origin, crc FROM entries ORDER BY seq",
                 ]
                 for sql in queries {
                     let rows = try Row.fetchCursor(db, sql: sql)
@@ -97,8 +98,14 @@ extension TripIndex {
         }
     }
 
-    /// Closes the database (further calls fail). Optional: deinitialisation closes it too.
+    /// Moves what the WAL holds into the database file (so that the file alone is the index,
+    /// e.g. for a backup) and closes it; further calls fail. Optional: deinitialisation closes
+    /// it too, without the checkpoint.
     public func close() throws(TripIndexError) {
-        try mapping { try pool.close() }
+        try mapping {
+            // Readers in other processes may hold the WAL: then it stays, which is fine.
+            _ = try? pool.writeWithoutTransaction { try $0.checkpoint(.truncate) }
+            try pool.close()
+        }
     }
 }

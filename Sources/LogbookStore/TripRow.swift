@@ -64,12 +64,21 @@ struct TripRow: Sendable, Hashable {
         trackLength = row[20]
     }
 
+    /// The columns' values, then their ``RowCheck``.
     var arguments: StatementArguments {
-        [
+        func real(_ v: Double) -> Double { v.isFinite ? v : 0 }
+        let values: [(any DatabaseValueConvertible)?] = [
             id, vehicleID, state.rawValue, startSequence, lastSequence, startReason, endReason, startedAt, endedAt,
-            distance, duration, averageSpeed, maxSpeed, points, firstPointAt, lastPointAt, startLatitude,
-            startLongitude, endLatitude, endLongitude, trackLength,
+            real(distance), real(duration), real(averageSpeed), real(maxSpeed), points, firstPointAt, lastPointAt, startLatitude,
+            startLongitude, endLatitude, endLongitude, real(trackLength),
         ]
+        return StatementArguments(values + [RowCheck.crc(values)])
+    }
+
+    /// Reads a row selected as `SELECT \(columns), crc`, checking it.
+    static func checked(_ row: Row) throws -> TripRow {
+        try RowCheck.verify(row, "trip row \(row[0] as Int64? ?? 0)")
+        return TripRow(row: row)
     }
 
     /// Folds a stored point into the running figures of an open trip.
