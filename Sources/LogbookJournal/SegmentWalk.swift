@@ -41,7 +41,7 @@ extension JournalReader {
                 }
             }
             let segmentLimit = min(limit, nextHeader?.previousLastSequence ?? UInt64.max)
-            let c = SegmentContents.parse(data, name: name, stopAfter: segmentLimit, blockSize: blockSize)
+            let c = SegmentContents.parse(data, name: name, stopAfter: segmentLimit, blockSize: blockSize, tracksOpenTrips: false)
             guard let header = c.header else {
                 // Only an empty or all-zero file (creation failed before its header was
                 // written) is skipped; anything else is damage, and reading stops there.

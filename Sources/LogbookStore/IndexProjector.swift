@@ -17,8 +17,12 @@ struct IndexProjector {
     private var trips: [Int64: TripRow] = [:]
     /// The last, incomplete chunk of each trip that received points in this batch.
     private var chunks: [Int64: ChunkBuilder] = [:]
+    /// The trip whose points records are arriving (consecutive ones are the common case).
+    private var active: (row: TripRow, chunk: ChunkBuilder)?
     /// The trip a gap belongs to: the most recently started one still open.
     private var openTrip: Int64??
+    /// The highest trip number in the index (loaded once).
+    private var highestKnownTrip: Int64?
     private(set) var statistics = Statistics()
 
     struct Statistics: Sendable, Hashable {
@@ -38,31 +42,44 @@ struct IndexProjector {
     mutating func apply(_ e: JournalEntry) throws {
         statistics.records += 1
         let seq = Int64(bitPattern: e.sequence)
+        if case .points = e.record {} else { park() }
         switch e.record {
         case .tripStarted(let s):
             let id = Int64(bitPattern: s.id.rawValue)
-            if try row(id) != nil {
+            // Trip numbers only grow: look a start up only when it is not above all known ones.
+            if id <= (try highestTripID()), try row(id) != nil {
                 statistics.orphans += 1
                 return
             }
             trips[id] = TripRow(id: id, vehicleID: s.vehicleID, startSequence: seq, startReason: s.reason, startedAt: s.gpsTime?.nanoseconds)
+            highestKnownTrip = max(highestKnownTrip ?? id, id)
             openTrip = .some(id)
             statistics.tripsStarted += 1
         case .points(let tripID, let points):
             let id = Int64(bitPattern: tripID.rawValue)
-            guard var trip = try row(id), trip.state == .open else {
-                statistics.orphans += 1
-                return
+            // The trip being recorded stays out of the dictionaries while its points arrive,
+            // so that neither its row nor its chunk's point array is copied for each record.
+            var (trip, builder): (TripRow, ChunkBuilder)
+            if let a = active, a.row.id == id {
+                (trip, builder) = a
+                active = nil
+            } else {
+                park()
+                guard let t = try takeRow(id), t.state == .open else {
+                    statistics.orphans += 1
+                    return
+                }
+                trip = t
+                builder = try chunks.removeValue(forKey: id) ?? chunk(of: t)
             }
-            var builder = try chunk(of: trip)
             for (i, p) in points.enumerated() {
                 let stored = StoredPoint(p)
                 trip.add(stored)
                 if let full = builder.append(stored, sequence: seq + Int64(i)) { try write(full, trip: id) }
             }
+            trip.refreshOpenFigures()
             trip.lastSequence = seq + Int64(points.count) - 1
-            trips[id] = trip
-            chunks[id] = builder
+            active = (trip, builder)
             statistics.points += points.count
         case .tripEnded(let end):
             let id = Int64(bitPattern: end.id.rawValue)
@@ -85,18 +102,17 @@ struct IndexProjector {
             guard signal.source == "gps:no-fix" else { return }
             try gap(signal, seq: seq)
         case .entry(let entry):
-            let values: [(any DatabaseValueConvertible)?] = [
-                seq, entry.type, Self.actionName(entry.action), entry.subject, entry.fields.serialized, entry.recordedAt,
-                entry.origin,
-            ]
-            try db.cachedStatement(sql: "INSERT OR REPLACE INTO entries VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
-                .execute(arguments: StatementArguments(values + [RowCheck.crc(values)]))
+            try db.cachedStatement(sql: "INSERT OR REPLACE INTO entries VALUES (?, ?, ?, ?, ?, ?, ?, ?)").execute(arguments: RowCheck.checked([
+                seq.databaseValue, entry.type.databaseValue, Self.actionName(entry.action).databaseValue, entry.subject.databaseValue,
+                entry.fields.serialized.databaseValue, entry.recordedAt.databaseValue, entry.origin.databaseValue,
+            ]))
             statistics.entries += 1
         }
     }
 
     /// Writes the rows and partial chunks this batch changed.
     mutating func flush() throws {
+        park()
         let insert = try db.cachedStatement(
             sql: "INSERT OR REPLACE INTO trips (\(TripRow.columns), crc) VALUES (\(Array(repeating: "?", count: 22).joined(separator: ",")))")
         for id in trips.keys.sorted() {
@@ -111,6 +127,19 @@ struct IndexProjector {
 
     // MARK: - Rows
 
+    /// Puts the active trip back into the dictionaries.
+    private mutating func park() {
+        guard let a = active else { return }
+        trips[a.row.id] = a.row
+        chunks[a.row.id] = a.chunk
+        active = nil
+    }
+
+    private mutating func takeRow(_ id: Int64) throws -> TripRow? {
+        if let t = trips.removeValue(forKey: id) { return t }
+        return try row(id).map { trips.removeValue(forKey: $0.id) ?? $0 }
+    }
+
     private mutating func row(_ id: Int64) throws -> TripRow? {
         if let t = trips[id] { return t }
         guard let r = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(TripRow.columns), crc FROM trips WHERE id = ?"), arguments: [id]) else {
@@ -119,6 +148,13 @@ struct IndexProjector {
         let t = try TripRow.checked(r)
         trips[id] = t
         return t
+    }
+
+    private mutating func highestTripID() throws -> Int64 {
+        if let known = highestKnownTrip { return known }
+        let id = try Int64.fetchOne(db, sql: "SELECT max(id) FROM trips") ?? 0
+        highestKnownTrip = id
+        return id
     }
 
     private mutating func currentOpenTrip() throws -> Int64? {
@@ -135,14 +171,14 @@ struct IndexProjector {
         }
         let time = signal.gpsTime?.nanoseconds
         if signal.on {
-            try writeGap([trip, seq, time, nil])
+            try writeGap([trip.databaseValue, seq.databaseValue, time.databaseValue, .null])
         } else if let open = try Row.fetchOne(
             db.cachedStatement(sql: "SELECT trip_id, seq, from_time, to_time, crc FROM gaps WHERE trip_id = ? AND to_time IS NULL ORDER BY seq DESC LIMIT 1"),
             arguments: [trip])
         {
             // The half that closes the latest open gap (it may have come in an earlier batch).
             try RowCheck.verify(open, "gap row")
-            try writeGap([trip, open[1] as Int64, open[2] as Int64?, time])
+            try writeGap([trip.databaseValue, (open[1] as Int64).databaseValue, (open[2] as Int64?).databaseValue, time.databaseValue])
         }
         if var row = try row(trip) {
             row.lastSequence = seq
@@ -152,8 +188,7 @@ struct IndexProjector {
 
     // MARK: - Chunks
 
-    private mutating func chunk(of trip: TripRow) throws -> ChunkBuilder {
-        if let b = chunks[trip.id] { return b }
+    private func chunk(of trip: TripRow) throws -> ChunkBuilder {
         let index = trip.points / Int64(PointChunkCodec.pointsPerChunk)
         var builder = ChunkBuilder(index: index)
         if trip.points % Int64(PointChunkCodec.pointsPerChunk) != 0 {
@@ -173,20 +208,20 @@ struct IndexProjector {
         return builder
     }
 
-    private func writeGap(_ values: [(any DatabaseValueConvertible)?]) throws {
+    private func writeGap(_ values: [DatabaseValue]) throws {
         try db.cachedStatement(sql: "INSERT OR REPLACE INTO gaps (trip_id, seq, from_time, to_time, crc) VALUES (?, ?, ?, ?, ?)")
-            .execute(arguments: StatementArguments(values + [RowCheck.crc(values)]))
+            .execute(arguments: RowCheck.checked(values))
     }
 
     private func write(_ b: ChunkBuilder, trip: Int64) throws {
         let box = b.boundingBox
-        let values: [(any DatabaseValueConvertible)?] = [
-            trip, b.index, b.firstSequence, b.lastSequence, Int64(b.points.count), b.points.first?.time ?? 0,
-            b.points.last?.time ?? 0, box?.minLat, box?.maxLat, box?.minLon, box?.maxLon,
-            Data(PointChunkCodec.encode(b.points[...])),
-        ]
         try db.cachedStatement(sql: "INSERT OR REPLACE INTO point_chunks VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
-            .execute(arguments: StatementArguments(values + [RowCheck.crc(values)]))
+            .execute(arguments: RowCheck.checked([
+                trip.databaseValue, b.index.databaseValue, b.firstSequence.databaseValue, b.lastSequence.databaseValue,
+                Int64(b.points.count).databaseValue, (b.points.first?.time ?? 0).databaseValue, (b.points.last?.time ?? 0).databaseValue,
+                box?.minLat.databaseValue ?? .null, box?.maxLat.databaseValue ?? .null, box?.minLon.databaseValue ?? .null,
+                box?.maxLon.databaseValue ?? .null, Data(PointChunkCodec.encode(b.points[...])).databaseValue,
+            ]))
     }
 
     static func actionName(_ a: UserEntry.Action) -> String {

@@ -11,8 +11,9 @@ internal import LogbookJournal
 /// than trusted. Values are hashed by their SQLite storage class, so the Swift types written
 /// must match the columns' affinity (REAL columns get `Double`s, never `Int`s).
 enum RowCheck {
-    static func crc(_ values: [(any DatabaseValueConvertible)?]) -> Int64 {
-        crc(values.map { $0?.databaseValue ?? .null })
+    /// The values followed by their CRC, as statement arguments.
+    static func checked(_ values: [DatabaseValue]) -> StatementArguments {
+        StatementArguments(values + [crc(values).databaseValue])
     }
 
     static func crc(_ values: some Sequence<DatabaseValue>) -> Int64 {

@@ -55,6 +55,24 @@ struct Parameters: CustomStringConvertible {
     }
 }
 
+// `--read WORK-DIR`: only read the journal back through JournalTail (the floor under any
+// projection's catch-up: framing, CRC, hash chain, decoding), and print the rate.
+if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "--read" {
+    let clock = ContinuousClock(), t0 = clock.now
+    var tail = JournalTail(directory: CommandLine.arguments[2] + "/state/journal")
+    var points = 0, records = 0
+    while true {
+        let batch = try tail.poll(maxEntries: 20_000)
+        if batch.isEmpty { break }
+        records += batch.count
+        for e in batch { if case .points(_, let p) = e.record { points += p.count } }
+    }
+    let d = clock.now - t0
+    let s = Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
+    print(String(format: "journal-read: %d records, %d points in %.2f s: %.2f M points/s", records, points, s, Double(points) / s / 1e6))
+    exit(0)
+}
+
 guard let (work, parameters) = Parameters.parse(Array(CommandLine.arguments.dropFirst())) else {
     FileHandle.standardError.write(Data("usage: logbook-journal-gen WORK-DIR [--years N] [--trips N] [--points N] [--vehicles N] [--points-per-record N] [--seed N]\n".utf8))
     exit(64)

@@ -25,6 +25,7 @@ struct ReindexCommand: AsyncParsableCommand {
             }
             bar.finish()
             let status = try? index.status()
+            try? index.close()  // moves the rebuilt pages from the WAL into the file
             let rate = report.seconds > 0 ? Double(report.points) / report.seconds : 0
             print(String(
                 format: "reindex: %d trips, %d points, %d entries from %d records in %.2f s: %.2f M points/s",
