@@ -44,7 +44,8 @@ final class ProgressDisplay {
     init(tty: Bool) { self.tty = tty }
 
     func show(_ p: IndexProgress) {
-        let fraction = p.estimatedEnd > 0 ? min(1, Double(p.sequence) / Double(p.estimatedEnd)) : 0
+        let end = max(p.estimatedEnd, p.sequence)  // the estimate may fall short
+        let fraction = end > 0 ? min(1, Double(p.sequence) / Double(end)) : 0
         let percent = Int(fraction * 100)
         if tty {
             let width = 30, filled = Int(fraction * Double(width))
@@ -53,7 +54,7 @@ final class ProgressDisplay {
             drawn = true
         } else if percent / 10 > lastShown / 10 || lastShown < 0 {
             lastShown = percent
-            print("reindex: \(percent) % (seq \(p.sequence) of about \(p.estimatedEnd)), \(p.points) points")
+            print("reindex: \(percent) % (seq \(p.sequence) of about \(end)), \(p.points) points")
             fflush(nil)
         }
     }
