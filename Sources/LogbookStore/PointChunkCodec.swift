@@ -5,12 +5,15 @@ internal import LogbookJournal
 /// delta-encoded as zigzag varints, closed by a CRC-32C.
 ///
 /// ```
-/// u8 format (1) · varint count · per point, deltas to the previous point (the first to 0):
-///   time: varint zigzag(Δms) << 1, or 1 then varint zigzag(Δns) when not whole milliseconds
-///   latitude, longitude, altitude, speed, track, eph: varint zigzag(Δ) of the journal's integers
+/// u8 format (1) · varint count · per point, of the journal's integers (the first point's
+/// predecessor is all zeros):
+///   time: the change of the time step (ΔΔ): varint zigzag(ΔΔms) << 1, or 1 then
+///         varint zigzag(ΔΔns) when not whole milliseconds
+///   latitude, longitude: the change of the step (ΔΔ: a car keeps its course), varint zigzag
+///   altitude, speed, track, eph: varint zigzag(Δ)
 /// u32 LE CRC-32C of everything before it
 /// ```
-/// A point at 1 Hz takes 9–12 bytes instead of the journal's 26; the CRC lets a reader tell a
+/// A point at 1 Hz takes 7–10 bytes instead of the journal's 26; the CRC lets a reader tell a
 /// damaged chunk from a valid one, so a damaged index is rebuilt rather than trusted.
 enum PointChunkCodec {
     /// Points per chunk: ~2.5 KiB BLOBs, about 4 min of driving at 1 Hz.
@@ -23,20 +26,23 @@ enum PointChunkCodec {
         out.append(format)
         putVarint(UInt64(points.count), &out)
         var prev = StoredPoint(time: 0, latitude: 0, longitude: 0, speed: 0, track: 0, altitude: 0, eph: 0)
+        var step = (time: Int64(0), latitude: Int64(0), longitude: Int64(0))
         for p in points {
-            let dt = p.time &- prev.time
-            if dt % 1_000_000 == 0, abs(dt / 1_000_000) < 1 << 61 {
-                putVarint(zigzag(dt / 1_000_000) << 1, &out)
+            let dt = p.time &- prev.time, ddt = dt &- step.time
+            if ddt % 1_000_000 == 0, abs(ddt / 1_000_000) < 1 << 61 {
+                putVarint(zigzag(ddt / 1_000_000) << 1, &out)
             } else {
                 putVarint(1, &out)
-                putVarint(zigzag(dt), &out)
+                putVarint(zigzag(ddt), &out)
             }
-            putVarint(zigzag(Int64(p.latitude) - Int64(prev.latitude)), &out)
-            putVarint(zigzag(Int64(p.longitude) - Int64(prev.longitude)), &out)
+            let dLat = Int64(p.latitude) - Int64(prev.latitude), dLon = Int64(p.longitude) - Int64(prev.longitude)
+            putVarint(zigzag(dLat - step.latitude), &out)
+            putVarint(zigzag(dLon - step.longitude), &out)
             putVarint(zigzag(Int64(p.altitude) - Int64(prev.altitude)), &out)
             putVarint(zigzag(Int64(p.speed) - Int64(prev.speed)), &out)
             putVarint(zigzag(Int64(p.track) - Int64(prev.track)), &out)
             putVarint(zigzag(Int64(p.eph) - Int64(prev.eph)), &out)
+            step = (dt, dLat, dLon)
             prev = p
         }
         let crc = out.withUnsafeBytes { CRC32C.update(0, $0) }
@@ -71,11 +77,15 @@ enum PointChunkCodec {
         var out: [StoredPoint] = []
         out.reserveCapacity(count)
         var p = StoredPoint(time: 0, latitude: 0, longitude: 0, speed: 0, track: 0, altitude: 0, eph: 0)
+        var step = (time: Int64(0), latitude: Int64(0), longitude: Int64(0))
         for _ in 0..<count {
             let t = try next()
-            p.time &+= t & 1 == 1 ? unzigzag(try next()) : unzigzag(t >> 1) &* 1_000_000
-            p.latitude = Int32(truncatingIfNeeded: Int64(p.latitude) &+ unzigzag(try next()))
-            p.longitude = Int32(truncatingIfNeeded: Int64(p.longitude) &+ unzigzag(try next()))
+            step.time &+= t & 1 == 1 ? unzigzag(try next()) : unzigzag(t >> 1) &* 1_000_000
+            p.time &+= step.time
+            step.latitude &+= unzigzag(try next())
+            step.longitude &+= unzigzag(try next())
+            p.latitude = Int32(truncatingIfNeeded: Int64(p.latitude) &+ step.latitude)
+            p.longitude = Int32(truncatingIfNeeded: Int64(p.longitude) &+ step.longitude)
             p.altitude = Int32(truncatingIfNeeded: Int64(p.altitude) &+ unzigzag(try next()))
             p.speed = UInt16(truncatingIfNeeded: Int64(p.speed) &+ unzigzag(try next()))
             p.track = UInt16(truncatingIfNeeded: Int64(p.track) &+ unzigzag(try next()))

@@ -19,6 +19,8 @@ public struct IndexStatus: Sendable, Hashable {
     public var entries: Int
     /// Bytes of the database file (without its WAL).
     public var fileSize: Int
+    /// Bytes of the pages in use (the file keeps freed pages for reuse after a rebuild).
+    public var usedBytes: Int
 }
 
 extension TripIndex {
@@ -61,16 +63,20 @@ extension TripIndex {
     /// How much the index holds.
     public func status() throws(TripIndexError) -> IndexStatus {
         let counts = try mapping {
-            try pool.read { db -> (Int64, Int, Int, Int) in
+            try pool.read { db -> (Int64, Int, Int, Int, Int) in
                 let seq = try Int64.fetchOne(db, sql: "SELECT indexed_through_seq FROM index_state") ?? 0
                 let trips = try Int.fetchOne(db, sql: "SELECT count(*) FROM trips") ?? 0
                 let points = try Int.fetchOne(db, sql: "SELECT coalesce(sum(points), 0) FROM trips") ?? 0
                 let entries = try Int.fetchOne(db, sql: "SELECT count(*) FROM entries") ?? 0
-                return (seq, trips, points, entries)
+                let pages = try Int.fetchOne(db, sql: "SELECT page_count - freelist_count FROM pragma_page_count(), pragma_freelist_count()") ?? 0
+                let pageSize = try Int.fetchOne(db, sql: "PRAGMA page_size") ?? 0
+                return (seq, trips, points, entries, pages * pageSize)
             }
         }
         let size = ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0
-        return IndexStatus(indexedThrough: UInt64(bitPattern: counts.0), trips: counts.1, points: counts.2, entries: counts.3, fileSize: size)
+        return IndexStatus(
+            indexedThrough: UInt64(bitPattern: counts.0), trips: counts.1, points: counts.2, entries: counts.3, fileSize: size,
+            usedBytes: counts.4)
     }
 
     /// Every row that the journal determines, as text lines in a fixed order: two indexes of

@@ -30,7 +30,8 @@ struct ReindexCommand: AsyncParsableCommand {
             print(String(
                 format: "reindex: %d trips, %d points, %d entries from %d records in %.2f s: %.2f M points/s",
                 report.trips, report.points, report.entries, report.recordsRead, report.seconds, rate / 1e6))
-            print("index: \(index.path), \(String(format: "%.1f", Double(status?.fileSize ?? 0) / 1e6)) MB, through seq \(report.indexedThrough)")
+            let mb = { (bytes: Int?) in String(format: "%.1f MB", Double(bytes ?? 0) / 1e6) }
+            print("index: \(index.path), \(mb(status?.usedBytes)) in use (file \(mb(status?.fileSize))), through seq \(report.indexedThrough)")
         }
     }
 }
