@@ -14,6 +14,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // C libraries, each behind a system-library module with a prefixed shim header.
@@ -75,7 +76,7 @@ let package = Package(
         .executableTarget(
             name: "logbook",
             dependencies: [
-                "LogbookCore", "LogbookConfig", "LogbookControl", "LogbookJournal", "LogbookDaemon",
+                "LogbookCore", "LogbookConfig", "LogbookControl", "LogbookJournal", "LogbookDaemon", "LogbookStore",
                 "LogbookExport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
@@ -100,6 +101,21 @@ let package = Package(
         .executableTarget(
             name: "logbook-export-bench",
             dependencies: ["LogbookCore", "LogbookExport", "LogbookJournal"]),
+
+        // ── index: the rebuildable SQLite projection of the journal (issue 8, part A) ──
+        .target(
+            name: "LogbookStore",
+            dependencies: ["LogbookCore", "LogbookConfig", "LogbookJournal", .product(name: "GRDB", package: "GRDB.swift")]),
+        // Writes a synthetic multi-year journal through JournalWriter (bench/index-bench.sh and
+        // the export, garage and web benches reuse it).
+        .executableTarget(
+            name: "logbook-journal-gen",
+            dependencies: ["LogbookCore", "LogbookJournal", .product(name: "Logging", package: "swift-log")]),
+        .testTarget(
+            name: "LogbookStoreTests",
+            dependencies: ["LogbookStore", "LogbookCore", "LogbookJournal", "LogbookTestSupport",
+                           .product(name: "GRDB", package: "GRDB.swift"),
+                           .product(name: "Logging", package: "swift-log")]),
 
         .target(
             name: "LogbookTestSupport",

@@ -15,6 +15,9 @@ public struct JournalConfiguration: Sendable {
     public var checkpointInterval: Duration
     /// Most bytes of records kept in memory while commits fail; appends throw beyond it.
     public var maximumBacklogBytes: Int
+    /// Most points merged into one points record (≈ 26 KiB at 1,024). A bench knob: the
+    /// journal generator sets 5 to write records like a daemon at 1 Hz with 5 s commits.
+    package var maximumPointsPerRecord = 1024
 
     /// Creates a configuration with the design defaults (DESIGN.md §3).
     public init(
@@ -37,6 +40,9 @@ public struct JournalConfiguration: Sendable {
         }
         guard segmentSize >= 64 << 10, segmentSize <= 1 << 30 else {
             throw JournalError.configuration("segment size must be within 64 KiB … 1 GiB")
+        }
+        guard (1...4096).contains(maximumPointsPerRecord) else {
+            throw JournalError.configuration("points per record must be within 1 … 4096")
         }
         guard checkpointInterval >= .milliseconds(1) else {
             throw JournalError.configuration("checkpoint interval must be positive")

@@ -129,20 +129,21 @@ public final class JournalWriter: Sendable {
             s.nextSequence &+= record.sequenceCount
             s.pendingBytes += size
             if case .points(let trip, let points) = record {
-                // At most `maxPointsPerRecord` points per record (≈ 26 KiB): records stay well
+                // At most `maximumPointsPerRecord` points per record (≈ 26 KiB): records stay well
                 // under a segment; consecutive appends of one trip merge up to that.
+                let most = configuration.maximumPointsPerRecord
                 var rest = points[...]
                 var seq = first
                 if let last = s.pending.last, case .points(let lastTrip, let lastPoints) = last.1, lastTrip == trip,
-                    lastPoints.count < Self.maxPointsPerRecord
+                    lastPoints.count < most
                 {
-                    let n = min(rest.count, Self.maxPointsPerRecord - lastPoints.count)
+                    let n = min(rest.count, most - lastPoints.count)
                     s.pending[s.pending.count - 1].1 = .points(trip, lastPoints + rest.prefix(n))
                     rest = rest.dropFirst(n)
                     seq &+= UInt64(n)
                 }
                 while !rest.isEmpty {
-                    let chunk = Array(rest.prefix(Self.maxPointsPerRecord))
+                    let chunk = Array(rest.prefix(most))
                     s.pending.append((seq, .points(trip, chunk)))
                     rest = rest.dropFirst(chunk.count)
                     seq &+= UInt64(chunk.count)
@@ -217,8 +218,6 @@ public final class JournalWriter: Sendable {
             if let done { c.resume(with: done) } else { state.signal() }
         }
     }
-
-    static let maxPointsPerRecord = 1024
 
     static func estimatedSize(_ r: JournalRecord) -> Int {
         if case .points(_, let p) = r { return 32 + p.count * PointCodec.size }
