@@ -7,8 +7,8 @@ import LogbookStore
 /// `logbook trips …`: the recorded trips, from the trip index (caught up on every run).
 struct TripsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "trips", abstract: "List and show recorded trips (from the trip index).",
-        subcommands: [TripsListCommand.self, TripsShowCommand.self])
+        commandName: "trips", abstract: "List, show and export recorded trips (from the trip index).",
+        subcommands: [TripsListCommand.self, TripsShowCommand.self, TripsExportCommand.self])
 }
 
 /// `logbook trips list [--vehicle ID] [--since DATE] [--until DATE] [--limit N] [--json]`.
@@ -61,9 +61,16 @@ struct TripsShowCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Print JSON (SI units, ISO 8601 times) instead of text.")
     var json = false
 
+    @Option(name: .customLong("svg"), help: "Also write the trip's picture (route coloured by speed, speed chart) as SVG to FILE.")
+    var svg: String?
+
+    @Option(name: .customLong("html"), help: "Also write a self-contained HTML page (stat cards and the picture) to FILE.")
+    var html: String?
+
     func run() async throws {
         try await withExitCodes {
             guard let number = UInt64(id), number > 0 else { throw CLIError.usage("not a trip number: \"\(id)\"") }
+            if svg?.isEmpty == true || html?.isEmpty == true { throw CLIError.usage("--svg and --html need a file name") }
             let settings = try ReaderSettings.load(paths)
             let found = try IndexAccess.withIndex(settings) { index -> (TripOverview, [TripGap])? in
                 guard let trip = try index.trip(TripID(number)) else { return nil }
@@ -71,6 +78,13 @@ struct TripsShowCommand: AsyncParsableCommand {
             }
             guard let (trip, gaps) = found else { throw CLIError.problem("no trip \(number) in the logbook") }
             print(json ? TripShowView.json(trip, gaps, settings) : TripShowView.text(trip, gaps, settings))
+            if svg != nil || html != nil {
+                try IndexAccess.withIndex(settings) { index in
+                    try TripPictureFiles.write(
+                        trip: trip.id, catalog: index, svg: svg, html: html,
+                        units: settings.units == .imperial ? .imperial : .metric, vehicleName: settings.vehicle(trip.vehicleID)?.name)
+                }
+            }
         }
     }
 }

@@ -3,6 +3,7 @@ import ArgumentParser
 import Foundation
 import LogbookCore
 import LogbookExport
+import LogbookStore
 
 /// `--format`: the export formats by name.
 enum FormatArgument: String, CaseIterable, ExpressibleByArgument {
@@ -56,45 +57,49 @@ struct TripsExportCommand: AsyncParsableCommand {
     @Option(name: [.customShort("o"), .customLong("output")], help: "Write to FILE (atomically) instead of stdout.")
     var output: String?
 
-    @Option(name: .long, help: "Units of the human-readable text inside (GPX descriptions): metric or imperial.")
-    var units: UnitsArgument = .metric
+    @Option(name: .long, help: "Units of the text inside (GPX descriptions): metric or imperial (default: [units] in the config).")
+    var units: UnitsArgument?
 
-    var arguments: TripSelectionArguments {
-        TripSelectionArguments(
+    /// The selection arguments; dates are read as `trips list` reads them (``DateArgument``).
+    func arguments() throws -> TripSelectionArguments {
+        let since = try since.map { try DateArgument.parse($0, option: "--since", endOfDay: false).description }
+        let until = try until.map { try DateArgument.parse($0, option: "--until", endOfDay: true).description }
+        return TripSelectionArguments(
             ids: ids, all: all, since: since, until: until, vehicle: vehicle, includeDiscarded: includeDiscarded)
-    }
-
-    func validate() throws {
-        do {
-            _ = try arguments.selection(utcOffset: LocalTime.offset)
-        } catch {
-            throw ValidationError(error.description)
-        }
-        if output?.isEmpty == true { throw ValidationError("-o needs a file name") }
     }
 
     func run() async throws {
         try await withExitCodes {
-            let catalog = try TripCatalogAccess.open(paths)
-            try export(from: catalog)
+            if output?.isEmpty == true { throw CLIError.usage("-o needs a file name") }
+            let selection: TripSelection
+            do {
+                selection = try arguments().selection()
+            } catch let problem as TripSelectionArguments.Problem {
+                throw CLIError.usage(problem.description)
+            }
+            let settings = try ReaderSettings.load(paths)
+            let index = try IndexAccess.open(settings)
+            defer { try? index.close() }
+            var options = ExportOptions(
+                createdAt: GPSTime(nanoseconds: Int64(Date().timeIntervalSince1970 * 1e9)),
+                units: units?.system ?? (settings.units == .imperial ? .imperial : .metric))
+            for v in settings.daemon.vehicles { options.vehicles[v.id] = v }
+            do {
+                try export(selection, from: index, options: options)
+            } catch let error as TripIndexError {
+                throw CLIError.problem("\(error.description) (logbook reindex rebuilds it)")
+            }
         }
     }
 
     /// The export itself, against any catalog (the index, or a test double).
-    func export(from catalog: some TripCatalog) throws {
-        let selection: TripSelection
-        do {
-            selection = try arguments.selection(utcOffset: LocalTime.offset)
-        } catch {
-            throw CLIError.usage(error.description)
-        }
-        let now = GPSTime(nanoseconds: Int64(Date().timeIntervalSince1970 * 1e9))
-        let exporter = TripExport(format: format.format, options: ExportOptions(createdAt: now, units: units.system))
+    func export(_ selection: TripSelection, from catalog: some TripCatalog, options: ExportOptions) throws {
+        let exporter = TripExport(format: format.format, options: options)
         let ids: [TripID]
         do {
             ids = try exporter.tripIDs(selection, in: catalog)
         } catch let error as ExportError {
-            throw CLIError.problem(error.description)  // before any byte is written
+            throw CLIError.problem("\(error.description) in the logbook")  // before any byte is written
         }
         guard let output else {
             try exporter.write(ids, from: catalog, to: FileDescriptorSink(fd: 1, name: "stdout"))
