@@ -1,10 +1,6 @@
 // SPDX-License-Identifier: MIT
 package import LogbookConfig
-
-/// Metric or imperial, for what people read (`[units] system`). JSON stays SI.
-public enum UnitSystem: String, Sendable, CaseIterable {
-    case metric, imperial
-}
+public import LogbookCore
 
 /// What the readers of the record (`logbook`, `logbook-web`) take from the shared config
 /// file: the tables they own, `[index]` and `[units]` (``ConfigTables/readers``).

@@ -82,7 +82,7 @@ struct TripsShowCommand: AsyncParsableCommand {
                 try IndexAccess.withIndex(settings) { index in
                     try TripPictureFiles.write(
                         trip: trip.id, catalog: index, svg: svg, html: html,
-                        units: settings.units == .imperial ? .imperial : .metric, vehicleName: settings.vehicle(trip.vehicleID)?.name)
+                        units: settings.units, vehicleName: settings.vehicle(trip.vehicleID)?.name)
                 }
             }
         }

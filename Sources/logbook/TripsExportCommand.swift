@@ -2,6 +2,7 @@
 import ArgumentParser
 import Foundation
 import LogbookCore
+import LogbookDaemon
 import LogbookExport
 import LogbookStore
 
@@ -82,7 +83,7 @@ struct TripsExportCommand: AsyncParsableCommand {
             defer { try? index.close() }
             var options = ExportOptions(
                 createdAt: GPSTime(nanoseconds: Int64(Date().timeIntervalSince1970 * 1e9)),
-                units: units?.system ?? (settings.units == .imperial ? .imperial : .metric))
+                units: units?.system ?? settings.units)
             for v in settings.daemon.vehicles { options.vehicles[v.id] = v }
             do {
                 try export(selection, from: index, options: options)

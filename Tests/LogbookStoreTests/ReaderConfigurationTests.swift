@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 import Foundation
 import LogbookConfig
+import LogbookCore
 import LogbookTestSupport
 import Testing
 

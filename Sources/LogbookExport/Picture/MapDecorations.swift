@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import LogbookCore
 /// Lines of latitude and longitude at a round step, labelled, as a map's only background.
 struct Graticule {
     let projection: MapProjection

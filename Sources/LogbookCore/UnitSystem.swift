@@ -27,11 +27,13 @@ public enum UnitSystem: String, Sendable, CaseIterable {
 
 /// Numbers as text for people, without Foundation's formatters.
 public enum NumberText {
+    private static let powersOfTen: [Int64] = [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000, 1_000_000_000]
+
     /// `value` with exactly `places` decimals (`82`, `242.7`, `0.05`).
     public static func fixed(_ value: Double, places: Int) -> String {
         guard value.isFinite else { return "–" }
         let p = min(max(places, 0), 9)
-        let scale = DecimalScale.powers[p]
+        let scale = powersOfTen[p]
         let scaled = (value.magnitude * Double(scale)).rounded()
         guard scaled < 9e18 else { return String(value) }
         let n = Int64(scaled)
