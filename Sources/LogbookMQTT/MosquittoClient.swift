@@ -43,8 +43,9 @@ public struct MosquittoOptions: Sendable {
 /// An MQTT connection through libmosquitto: its network loop (connect, reconnect with
 /// backoff, resending unacknowledged QoS 1 messages) runs on libmosquitto's own thread.
 public final class MosquittoClient: MQTTTransport, @unchecked Sendable {
-    // Safety: `handle` is used with mosquitto_threaded_set(true) (libmosquitto locks its own
-    // queues); the callbacks only touch `state` (a Mutex) and `bell`.
+    // Safety: `handle` runs its network loop on libmosquitto's thread (mosquitto_loop_start),
+    // and libmosquitto locks its own queues for publish from other threads; the callbacks
+    // only touch `state` (a Mutex) and `bell`.
     private let handle: OpaquePointer
     private let options: MosquittoOptions
     private let bell = WorkerSignal()
@@ -67,7 +68,6 @@ public final class MosquittoClient: MQTTTransport, @unchecked Sendable {
         }
         handle = h
         mosquitto_user_data_set(h, Unmanaged.passUnretained(self).toOpaque())
-        mosquitto_threaded_set(h, true)
         _ = cmosq_set_protocol_v311(h)
         _ = cmosq_set_max_inflight(h, 100)
         mosquitto_connect_callback_set(h) { _, obj, rc in MosquittoClient.from(obj)?.connected(Int32(rc)) }

@@ -26,6 +26,11 @@ public enum Uplink {
         return DeviceIdentity(id: c.deviceID ?? DeviceIdentity.derivedID(publicKey: key), publicKey: key)
     }
 
+    /// `journal.pub` of a state directory as raw bytes, nil when missing.
+    public static func trustedKey(stateDirectory: String) -> [UInt8]? {
+        JournalKey.publicKey(stateDirectory: stateDirectory).map { Array($0.rawRepresentation) }
+    }
+
     /// Reads a one-line secret (a password file or systemd credential), without the newline.
     public static func secret(_ path: String) throws(UplinkError) -> String {
         guard let bytes = try AtomicFile.read(path) else { throw .system("\(path): no such file") }
