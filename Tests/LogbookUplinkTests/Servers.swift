@@ -1,0 +1,238 @@
+// SPDX-License-Identifier: MIT
+import Foundation
+import LogbookTestSupport
+import Testing
+
+/// A free loopback TCP port (bound, read, released).
+func freePort() -> Int {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(fd) }
+    var addr = sockaddr_in()
+    addr.sin_family = sa_family_t(AF_INET)
+    addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+    var len = socklen_t(MemoryLayout<sockaddr_in>.size)
+    _ = withUnsafeMutablePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, len) } }
+    _ = withUnsafeMutablePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) } }
+    return Int(UInt16(bigEndian: addr.sin_port))
+}
+
+/// Whether something accepts TCP connections on the loopback `port`.
+func listening(_ port: Int) -> Bool {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(fd) }
+    var addr = sockaddr_in()
+    addr.sin_family = sa_family_t(AF_INET)
+    addr.sin_port = in_port_t(UInt16(port).bigEndian)
+    addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+    return withUnsafePointer(to: &addr) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    } == 0
+}
+
+/// Polls `condition` until it holds or `timeout` passes.
+func eventually(_ timeout: Duration = .seconds(10), every: Duration = .milliseconds(50), _ condition: () -> Bool) async -> Bool {
+    let deadline = ContinuousClock.now + timeout
+    while ContinuousClock.now < deadline {
+        if condition() { return true }
+        try? await Task.sleep(for: every)
+    }
+    return condition()
+}
+
+/// Runs a command to completion; returns (status, stdout + stderr).
+@discardableResult
+func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws -> (Int32, String) {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: executable)
+    p.arguments = arguments
+    var env = ProcessInfo.processInfo.environment
+    for (k, v) in environment { env[k] = v }
+    p.environment = env
+    let pipe = Pipe()
+    p.standardOutput = pipe
+    p.standardError = pipe
+    try p.run()
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    p.waitUntilExit()
+    return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+}
+
+/// A private mosquitto broker on a loopback port: plain, or TLS with a generated CA and a
+/// password file. Persistence on, so queued messages survive a restart (as a real broker's).
+final class Mosquitto: @unchecked Sendable {
+    // @unchecked: owned by one test.
+    let directory: String
+    let port: Int
+    private(set) var process: Process?
+    private(set) var restarts = 0
+
+    struct TLS {
+        var ca: String
+        var cert: String
+        var key: String
+    }
+
+    init(directory: String, tls: TLS? = nil, users: [(String, String)] = []) throws {
+        self.directory = directory
+        port = freePort()
+        var conf = "per_listener_settings false\npersistence true\npersistence_location \(directory)/\n"
+        if getuid() == 0 { conf += "user root\n" }  // as root mosquitto would switch to its own user
+        conf += "autosave_interval 1\nlog_dest file \(directory)/mosquitto.log\nlistener \(port) 127.0.0.1\n"
+        if let tls { conf += "cafile \(tls.ca)\ncertfile \(tls.cert)\nkeyfile \(tls.key)\n" }
+        if users.isEmpty {
+            conf += "allow_anonymous true\n"
+        } else {
+            let pw = directory + "/passwd"
+            for (i, (user, password)) in users.enumerated() {
+                try run("/usr/bin/mosquitto_passwd", (i == 0 ? ["-c"] : []) + ["-b", pw, user, password])
+            }
+            conf += "allow_anonymous false\npassword_file \(pw)\n"
+        }
+        try conf.write(toFile: directory + "/mosquitto.conf", atomically: true, encoding: .utf8)
+        try start()
+    }
+
+    func start() throws {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/sbin/mosquitto")
+        p.arguments = ["-c", directory + "/mosquitto.conf"]
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        process = p
+        for _ in 0..<200 where !listening(port) { usleep(20_000) }
+    }
+
+    /// Stops the broker as an operator would (SIGTERM: it saves its persistence file).
+    func stop() {
+        guard let p = process, p.isRunning else { return }
+        kill(p.processIdentifier, SIGTERM)
+        p.waitUntilExit()
+        process = nil
+    }
+
+    func restart() throws {
+        stop()
+        try start()
+        restarts += 1
+    }
+
+    deinit { stop() }
+}
+
+/// `mosquitto_sub` recording every message as `<unix time> <topic> <payload>` lines, with a
+/// persistent QoS 1 session so it misses nothing across broker restarts.
+final class Subscriber: @unchecked Sendable {
+    // @unchecked: owned by one test.
+    let output: String
+    private let process = Process()
+
+    init(port: Int, topics: [String], output: String, extra: [String] = []) throws {
+        self.output = output
+        _ = FileManager.default.createFile(atPath: output, contents: nil)
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/mosquitto_sub")
+        process.arguments = ["-h", "127.0.0.1", "-p", String(port), "-q", "1", "-c", "-i", "collector-\(port)",
+                             "-F", "%U %t %p"] + topics.flatMap { ["-t", $0] } + extra
+        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+    }
+
+    /// The messages so far: (receive time, topic, payload).
+    var messages: [(Double, String, String)] {
+        guard let text = try? String(contentsOfFile: output, encoding: .utf8) else { return [] }
+        return text.split(separator: "\n").compactMap { line in
+            let parts = line.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
+            guard parts.count == 3, let t = Double(parts[0]) else { return nil }
+            return (t, String(parts[1]), String(parts[2]))
+        }
+    }
+
+    func stop() {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGTERM)
+            process.waitUntilExit()
+        }
+    }
+
+    deinit { stop() }
+}
+
+/// A throwaway PostgreSQL cluster (Debian's server binaries). `initdb` refuses root, so as
+/// root the cluster runs as the `postgres` user in a directory it owns.
+final class PostgresCluster: @unchecked Sendable {
+    // @unchecked: owned by one test.
+    let directory: String
+    let port: Int
+    private(set) var downs = 0
+    let bin: String
+    let asRoot = getuid() == 0
+
+    init(directory: String) throws {
+        self.directory = directory
+        port = freePort()
+        let versions = (try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? []
+        guard let v = versions.sorted().last else { throw ServerError.missing("no /usr/lib/postgresql/*/bin (apt-get install postgresql)") }
+        bin = "/usr/lib/postgresql/\(v)/bin"
+        chmod(directory, 0o755)
+        if asRoot { try run("/usr/bin/chown", ["postgres", directory]) }
+        let (status, out) = try asOwner(bin + "/initdb", ["-D", directory + "/data", "-A", "trust", "-U", "logbook", "--no-sync"])
+        guard status == 0 else { throw ServerError.failed("initdb: \(out)") }
+        try start()
+        try psql("postgres", "CREATE DATABASE fleet")
+    }
+
+    /// `postgres://logbook@127.0.0.1:PORT/fleet`.
+    var url: String { "postgres://logbook@127.0.0.1:\(port)/fleet" }
+
+    func start() throws {
+        let (status, out) = try asOwner(bin + "/pg_ctl", [
+            "-D", directory + "/data", "-w", "-l", directory + "/log",
+            "-o", "-p \(port) -k \(directory) -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=50",
+            "start",
+        ])
+        guard status == 0 else { throw ServerError.failed("pg_ctl start: \(out)") }
+    }
+
+    /// Stops the server (`-m fast`: sessions are cut, as in an outage).
+    func stop() {
+        _ = try? asOwner(bin + "/pg_ctl", ["-D", directory + "/data", "-m", "fast", "-w", "stop"])
+        downs += 1
+    }
+
+    /// Runs SQL with psql; returns the unaligned, tuples-only output.
+    @discardableResult
+    func psql(_ database: String = "fleet", _ sql: String) throws -> String {
+        let (status, out) = try run("/usr/bin/psql", [
+            "-h", "127.0.0.1", "-p", String(port), "-U", "logbook", "-d", database, "-X", "-A", "-t", "-v", "ON_ERROR_STOP=1",
+            "-c", sql,
+        ])
+        guard status == 0 else { throw ServerError.failed("psql: \(out)") }
+        return out.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    private func asOwner(_ executable: String, _ arguments: [String]) throws -> (Int32, String) {
+        asRoot ? try run("/usr/sbin/runuser", ["-u", "postgres", "--", executable] + arguments) : try run(executable, arguments)
+    }
+
+    deinit { _ = try? asOwner(bin + "/pg_ctl", ["-D", directory + "/data", "-m", "immediate", "stop"]) }
+}
+
+enum ServerError: Error { case missing(String), failed(String) }
+
+/// A CA and a server certificate for 127.0.0.1, made with openssl for one test.
+func makeTLS(in dir: String) throws -> Mosquitto.TLS {
+    let ca = dir + "/ca.pem", caKey = dir + "/ca.key", key = dir + "/server.key", csr = dir + "/server.csr"
+    let cert = dir + "/server.pem", ext = dir + "/san.ext"
+    try "subjectAltName=IP:127.0.0.1,DNS:localhost\n".write(toFile: ext, atomically: true, encoding: .utf8)
+    for args in [
+        ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", caKey, "-out", ca, "-days", "2", "-subj", "/CN=Logbook test CA"],
+        ["req", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", csr, "-subj", "/CN=127.0.0.1"],
+        ["x509", "-req", "-in", csr, "-CA", ca, "-CAkey", caKey, "-CAcreateserial", "-out", cert, "-days", "2", "-extfile", ext],
+    ] {
+        let (status, out) = try run("/usr/bin/openssl", args)
+        guard status == 0 else { throw ServerError.failed("openssl \(args[0]): \(out)") }
+    }
+    chmod(key, 0o644)
+    return Mosquitto.TLS(ca: ca, cert: cert, key: key)
+}
