@@ -32,14 +32,14 @@ struct JournalFixture {
         let id = journal.nextTripID()
         _ = try journal.append(.tripStarted(TripStarted(
             id: id, vehicleID: vehicle, reason: "manual", gpsTime: fixes.first?.time, monotonicNanoseconds: 1, bootID: "test")))
-        var out: [(UInt64, TripPoint)] = []
+        var count = 0
         var distance = 0.0
         var last: TripPoint?
         for start in stride(from: 0, to: fixes.count, by: chunk) {
             let batch = fixes[start..<min(fixes.count, start + chunk)].map { TripPoint($0) }
-            let first = try journal.append(.points(id, batch))
-            for (i, p) in batch.enumerated() {
-                out.append((first + UInt64(i), p))
+            _ = try journal.append(.points(id, batch))
+            for p in batch {
+                count += 1
                 if let l = last { distance += Geodesy.distance(l, p) }
                 last = p
             }
@@ -49,8 +49,19 @@ struct JournalFixture {
         _ = try journal.append(.tripEnded(TripEnded(
             id: id, reason: "manual", gpsTime: fixes.last?.time,
             summary: TripSummary(distance: distance, duration: duration, maxSpeed: 20, averageSpeed: distance / max(duration, 1),
-                                 pointCount: out.count))))
+                                 pointCount: count))))
         try await journal.close()
-        return JournalFixture(stateDirectory: stateDirectory, points: out)
+        return try JournalFixture(stateDirectory: stateDirectory)
+    }
+
+    /// Reads back what a journal holds (points quantised as stored).
+    init(stateDirectory: String) throws {
+        self.stateDirectory = stateDirectory
+        var pts: [(UInt64, TripPoint)] = []
+        try JournalReader(directory: stateDirectory + "/journal").forEach { e in
+            if case .points(_, let p) = e.record { pts += p.enumerated().map { (e.sequence + UInt64($0.offset), $0.element) } }
+            return true
+        }
+        points = pts
     }
 }

@@ -40,21 +40,32 @@ func eventually(_ timeout: Duration = .seconds(10), every: Duration = .milliseco
 }
 
 /// Runs a command to completion; returns (status, stdout + stderr).
+///
+/// posix_spawn + waitpid rather than Foundation's Process: output goes to a file (a daemon
+/// the command starts, like pg_ctl's server, would keep a pipe open forever), and
+/// Process.waitUntilExit was seen to miss the exit of a child whose grandchild lives on.
 @discardableResult
 func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws -> (Int32, String) {
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: executable)
-    p.arguments = arguments
+    let out = NSTemporaryDirectory() + "run-" + UUID().uuidString
+    defer { try? FileManager.default.removeItem(atPath: out) }
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 1, out, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    posix_spawn_file_actions_adddup2(&actions, 1, 2)
     var env = ProcessInfo.processInfo.environment
     for (k, v) in environment { env[k] = v }
-    p.environment = env
-    let pipe = Pipe()
-    p.standardOutput = pipe
-    p.standardError = pipe
-    try p.run()
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    p.waitUntilExit()
-    return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+    let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+    let envp = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
+    defer { for p in argv + envp { free(p) } }
+    var pid: pid_t = 0
+    let rc = posix_spawn(&pid, executable, &actions, nil, argv, envp)
+    guard rc == 0 else { throw ServerError.failed("spawn \(executable): \(String(cString: strerror(rc)))") }
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+    let code = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+    return (code, (try? String(contentsOfFile: out, encoding: .utf8)) ?? "")
 }
 
 /// A private mosquitto broker on a loopback port: plain, or TLS with a generated CA and a
@@ -174,12 +185,15 @@ final class PostgresCluster: @unchecked Sendable {
         let versions = (try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? []
         guard let v = versions.sorted().last else { throw ServerError.missing("no /usr/lib/postgresql/*/bin (apt-get install postgresql)") }
         bin = "/usr/lib/postgresql/\(v)/bin"
+        // The server user must reach the directory: the test's temp dir (0700) is opened up.
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        chmod((directory as NSString).deletingLastPathComponent, 0o755)
         chmod(directory, 0o755)
         if asRoot { try run("/usr/bin/chown", ["postgres", directory]) }
         let (status, out) = try asOwner(bin + "/initdb", ["-D", directory + "/data", "-A", "trust", "-U", "logbook", "--no-sync"])
         guard status == 0 else { throw ServerError.failed("initdb: \(out)") }
         try start()
-        try psql("postgres", "CREATE DATABASE fleet")
+        try psql("CREATE DATABASE fleet", database: "postgres")
     }
 
     /// `postgres://logbook@127.0.0.1:PORT/fleet`.
@@ -202,7 +216,7 @@ final class PostgresCluster: @unchecked Sendable {
 
     /// Runs SQL with psql; returns the unaligned, tuples-only output.
     @discardableResult
-    func psql(_ database: String = "fleet", _ sql: String) throws -> String {
+    func psql(_ sql: String, database: String = "fleet") throws -> String {
         let (status, out) = try run("/usr/bin/psql", [
             "-h", "127.0.0.1", "-p", String(port), "-U", "logbook", "-d", database, "-X", "-A", "-t", "-v", "ON_ERROR_STOP=1",
             "-c", sql,
