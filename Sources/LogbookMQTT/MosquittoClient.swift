@@ -156,8 +156,11 @@ public final class MosquittoClient: MQTTTransport, @unchecked Sendable {
 
     private func disconnected(_ rc: Int32) {
         state.withLock { s in
+            let was = s.connected
             s.connected = false
-            if rc != 0 && !s.stopped { s.error = "connection to \(options.host):\(options.port) lost (\(Self.describe(rc)))" }
+            guard rc != 0 && !s.stopped else { return }
+            // A refusal was already explained by the CONNACK; keep that.
+            if was || s.error == nil { s.error = "connection to \(options.host):\(options.port) lost (\(Self.describe(rc)))" }
         }
         bell.nudge()
     }

@@ -53,12 +53,9 @@ public final class MQTTSink: UplinkSink {
     public var isConnected: Bool { transport.isConnected }
     public var lastError: String? { transport.lastError }
 
-    public func waitUntilReady(_ signal: WorkerSignal) -> Bool {
-        while !transport.isConnected {
-            if !signal.sleep(0.1) { return false }
-        }
-        return true
-    }
+    /// The transport reconnects by itself (with its own backoff); this only looks.
+    public func becomeReady() -> Bool { transport.isConnected }
+    public var retryDelay: Double { 0.1 }
 
     public func deliver(_ items: [JournalItem], signal: WorkerSignal) throws(UplinkError) {
         var pending = Set<Int32>()

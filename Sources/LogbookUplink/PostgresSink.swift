@@ -17,9 +17,10 @@ public final class PostgresSink: UplinkSink {
     private struct State {
         var error: String?
         var connected = false
+        var backoff = 0.5
     }
     private let state = Mutex(State())
-    // Safety: the connection is used only from the runner's thread (waitUntilReady/deliver).
+    // Safety: the connection is used only from the runner's thread (becomeReady/deliver).
     nonisolated(unsafe) private var connection: (any SQLConnection)?
 
     public init(connector: any SQLConnector, device: DeviceIdentity, vehicles: [Vehicle], reconnectMax: Double = 30,
@@ -34,28 +35,32 @@ public final class PostgresSink: UplinkSink {
     public var isConnected: Bool { state.withLock { $0.connected } }
     public var lastError: String? { state.withLock { $0.error } }
 
-    public func waitUntilReady(_ signal: WorkerSignal) -> Bool {
-        var delay = 1.0
-        while !signal.isStopped {
-            if let c = connection, c.isHealthy { return true }
-            connection = nil
-            do {
-                let c = try connector.connect()
-                try prepare(c)
-                connection = c
-                state.withLock { $0.connected = true }
-                logger.info("fleet store connected", metadata: ["device": "\(device.id)", "schema": "\(FleetSchema.version)"])
-                return true
-            } catch {
-                note(error)
-                state.withLock { $0.connected = false }
-                if case .identity = error { delay = reconnectMax }
+    public func becomeReady() -> Bool {
+        if let c = connection, c.isHealthy { return true }
+        connection = nil
+        do {
+            let c = try connector.connect()
+            try prepare(c)
+            connection = c
+            state.withLock {
+                $0.connected = true
+                $0.backoff = 1
             }
-            if !signal.sleep(delay) { return false }
-            delay = min(reconnectMax, delay * 2)
+            logger.info("fleet store connected", metadata: ["device": "\(device.id)", "schema": "\(FleetSchema.version)"])
+            return true
+        } catch {
+            note(error)
+            state.withLock { s in
+                s.connected = false
+                // A device id taken by another journal will not fix itself soon.
+                if case .identity = error { s.backoff = reconnectMax } else { s.backoff = min(reconnectMax, s.backoff * 2) }
+            }
+            return false
         }
-        return false
     }
+
+    /// Doubles from 1 s to `reconnect_max_s` while the database cannot be reached.
+    public var retryDelay: Double { state.withLock { $0.backoff } }
 
     /// Migrates the schema, registers the device (refusing a device id that belongs to
     /// another journal key) and its configured vehicles.

@@ -107,7 +107,11 @@ public final class SinkRunner: Service, Sendable {
         ])
         while !signal.isStopped {
             report()
-            guard sink.waitUntilReady(signal) else { break }
+            guard sink.becomeReady() else {
+                status.state = "connecting"
+                signal.sleep(sink.retryDelay)
+                continue
+            }
             guard watch.changed() else {
                 status.state = "idle"
                 if settings.exitWhenIdle { break }

@@ -10,8 +10,11 @@ public import LogbookJournal
 public protocol UplinkSink: AnyObject, Sendable {
     /// `mqtt` or `postgres`: names the cursor and status files.
     var name: String { get }
-    /// Blocks until a batch can be delivered (connected, schema ready); false when stopped.
-    func waitUntilReady(_ signal: WorkerSignal) -> Bool
+    /// One step towards delivering (connect, migrate): true when a batch can go now. When
+    /// false, the runner reports its status and asks again after ``retryDelay``.
+    func becomeReady() -> Bool
+    /// Seconds to wait after a false ``becomeReady()`` (the sink's backoff).
+    var retryDelay: Double { get }
     /// Delivers `items` in order; idempotent on `(device_id, seq)`.
     func deliver(_ items: [JournalItem], signal: WorkerSignal) throws(UplinkError)
     /// Whether the destination is reachable right now (for the status).

@@ -45,7 +45,7 @@ import Testing
         let sink = PostgresSink(connector: PostgresConnector(url: pg.url), device: device,
                                 vehicles: [Vehicle(id: "golf", name: "Golf", make: "VW")], logger: logger)
         let signal = WorkerSignal()
-        #expect(sink.waitUntilReady(signal))
+        #expect(sink.becomeReady())
         let all = try items(journal.journalDirectory)
         try sink.deliver(all, signal: signal)
         try sink.deliver(Array(all.prefix(all.count / 2)), signal: signal)  // a re-delivery after a crash
@@ -76,9 +76,8 @@ import Testing
         // Another journal claiming the same device id is refused.
         let other = DeviceIdentity(id: device.id, publicKey: Array(repeating: 7, count: 32))
         let impostor = PostgresSink(connector: PostgresConnector(url: pg.url), device: other, vehicles: [], logger: logger)
-        let quick = WorkerSignal()
-        Task { try? await Task.sleep(for: .seconds(1)); quick.stop() }
-        #expect(!impostor.waitUntilReady(quick))
+        #expect(!impostor.becomeReady())
+        #expect(impostor.retryDelay == 30)
         #expect(impostor.lastError?.contains("belongs to another journal key") == true, "\(impostor.lastError ?? "")")
     }
 

@@ -39,33 +39,92 @@ func eventually(_ timeout: Duration = .seconds(10), every: Duration = .milliseco
     return condition()
 }
 
-/// Runs a command to completion; returns (status, stdout + stderr).
-///
-/// posix_spawn + waitpid rather than Foundation's Process: output goes to a file (a daemon
-/// the command starts, like pg_ctl's server, would keep a pipe open forever), and
-/// Process.waitUntilExit was seen to miss the exit of a child whose grandchild lives on.
+/// A child process started with posix_spawn: default signal dispositions and an empty
+/// signal mask (tests run on libdispatch threads, which block signals, and Foundation's
+/// Process hands that mask on: a broker would then ignore SIGTERM), output to a file.
+final class Child: @unchecked Sendable {
+    // @unchecked: owned by one test; `status` is written once by wait().
+    let pid: pid_t
+    let output: String
+    private var status: Int32?
+
+    init(_ executable: String, _ arguments: [String], output: String, environment: [String: String] = [:]) throws {
+        self.output = output
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        var attr = posix_spawnattr_t()
+        posix_spawnattr_init(&attr)
+        defer { posix_spawnattr_destroy(&attr) }
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for sig in [SIGTERM, SIGINT, SIGHUP, SIGPIPE, SIGCHLD] { sigaddset(&defaults, sig) }
+        posix_spawnattr_setsigmask(&attr, &empty)
+        posix_spawnattr_setsigdefault(&attr, &defaults)
+        posix_spawnattr_setflags(&attr, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        var env = ProcessInfo.processInfo.environment
+        for key in ["NOTIFY_SOCKET", "WATCHDOG_USEC", "JOURNAL_STREAM"] { env.removeValue(forKey: key) }
+        for (k, v) in environment { env[k] = v }
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let envp = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { for p in argv + envp { free(p) } }
+        var pid: pid_t = 0
+        let rc = posix_spawn(&pid, executable, &actions, &attr, argv, envp)
+        guard rc == 0 else { throw ServerError.failed("spawn \(executable): \(String(cString: strerror(rc)))") }
+        self.pid = pid
+    }
+
+    /// Whether it still runs (reaps it when it has exited).
+    var isRunning: Bool {
+        if status != nil { return false }
+        var st: Int32 = 0
+        let r = waitpid(pid, &st, WNOHANG)
+        if r == pid { status = Self.code(st) }
+        return r == 0
+    }
+
+    /// Blocks until it exits; its exit code (128 + signal when killed).
+    @discardableResult
+    func wait() -> Int32 {
+        if let status { return status }
+        var st: Int32 = 0
+        while waitpid(pid, &st, 0) < 0 && errno == EINTR {}
+        status = Self.code(st)
+        return status ?? -1
+    }
+
+    /// Sends `signal` and waits up to `timeout` seconds (then SIGKILL); the exit code.
+    @discardableResult
+    func stop(_ signal: Int32 = SIGTERM, timeout: Double = 10) -> Int32 {
+        guard isRunning else { return status ?? -1 }
+        kill(pid, signal)
+        let deadline = Date().addingTimeInterval(timeout)
+        while isRunning && Date() < deadline { usleep(10_000) }
+        if isRunning { kill(pid, SIGKILL) }
+        return wait()
+    }
+
+    var log: String { (try? String(contentsOfFile: output, encoding: .utf8)) ?? "" }
+
+    static func code(_ st: Int32) -> Int32 { (st & 0x7f) == 0 ? (st >> 8) & 0xff : 128 + (st & 0x7f) }
+
+    deinit { if status == nil { kill(pid, SIGKILL); _ = wait() } }
+}
+
+/// Runs a command to completion; returns (status, stdout + stderr). Output goes to a file:
+/// a daemon the command starts (pg_ctl's server) would keep a pipe open forever.
 @discardableResult
 func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws -> (Int32, String) {
     let out = NSTemporaryDirectory() + "run-" + UUID().uuidString
     defer { try? FileManager.default.removeItem(atPath: out) }
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 1, out, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-    posix_spawn_file_actions_adddup2(&actions, 1, 2)
-    var env = ProcessInfo.processInfo.environment
-    for (k, v) in environment { env[k] = v }
-    let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-    let envp = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
-    defer { for p in argv + envp { free(p) } }
-    var pid: pid_t = 0
-    let rc = posix_spawn(&pid, executable, &actions, nil, argv, envp)
-    guard rc == 0 else { throw ServerError.failed("spawn \(executable): \(String(cString: strerror(rc)))") }
-    var status: Int32 = 0
-    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-    let code = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
-    return (code, (try? String(contentsOfFile: out, encoding: .utf8)) ?? "")
+    let child = try Child(executable, arguments, output: out, environment: environment)
+    let code = child.wait()
+    return (code, child.log)
 }
 
 /// A private mosquitto broker on a loopback port: plain, or TLS with a generated CA and a
@@ -74,7 +133,7 @@ final class Mosquitto: @unchecked Sendable {
     // @unchecked: owned by one test.
     let directory: String
     let port: Int
-    private(set) var process: Process?
+    private(set) var process: Child?
     private(set) var restarts = 0
 
     struct TLS {
@@ -104,21 +163,13 @@ final class Mosquitto: @unchecked Sendable {
     }
 
     func start() throws {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/sbin/mosquitto")
-        p.arguments = ["-c", directory + "/mosquitto.conf"]
-        p.standardOutput = FileHandle.nullDevice
-        p.standardError = FileHandle.nullDevice
-        try p.run()
-        process = p
+        process = try Child("/usr/sbin/mosquitto", ["-c", directory + "/mosquitto.conf"], output: directory + "/stdout.log")
         for _ in 0..<200 where !listening(port) { usleep(20_000) }
     }
 
     /// Stops the broker as an operator would (SIGTERM: it saves its persistence file).
     func stop() {
-        guard let p = process, p.isRunning else { return }
-        kill(p.processIdentifier, SIGTERM)
-        p.waitUntilExit()
+        process?.stop()
         process = nil
     }
 
@@ -136,17 +187,13 @@ final class Mosquitto: @unchecked Sendable {
 final class Subscriber: @unchecked Sendable {
     // @unchecked: owned by one test.
     let output: String
-    private let process = Process()
+    private let process: Child
 
     init(port: Int, topics: [String], output: String, extra: [String] = []) throws {
         self.output = output
-        _ = FileManager.default.createFile(atPath: output, contents: nil)
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/mosquitto_sub")
-        process.arguments = ["-h", "127.0.0.1", "-p", String(port), "-q", "1", "-c", "-i", "collector-\(port)",
-                             "-F", "%U %t %p"] + topics.flatMap { ["-t", $0] } + extra
-        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        process = try Child("/usr/bin/mosquitto_sub", ["-h", "127.0.0.1", "-p", String(port), "-q", "1", "-c", "-i",
+                                                      "collector-\(port)", "-F", "%U %t %p"] + topics.flatMap { ["-t", $0] } + extra,
+                            output: output)
     }
 
     /// The messages so far: (receive time, topic, payload).
@@ -159,14 +206,7 @@ final class Subscriber: @unchecked Sendable {
         }
     }
 
-    func stop() {
-        if process.isRunning {
-            kill(process.processIdentifier, SIGTERM)
-            process.waitUntilExit()
-        }
-    }
-
-    deinit { stop() }
+    func stop() { process.stop() }
 }
 
 /// A throwaway PostgreSQL cluster (Debian's server binaries). `initdb` refuses root, so as
