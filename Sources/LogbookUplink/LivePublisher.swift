@@ -127,7 +127,8 @@ public final class LivePublisher: Service, Sendable {
     private func vehicleList(ledger: VehicleLedger, live: LiveView?) -> [HADiscovery.VehicleInfo] {
         var ids = configured.map(\.id)
         for id in ledger.ids + [live?.tripVehicle].compactMap({ $0 }) where !ids.contains(id) { ids.append(id) }
-        if ids.isEmpty { ids = [defaultVehicle] }
+        // No vehicle is announced before one is known (configured, in the journal or driving):
+        // a guessed default would leave a phantom device in Home Assistant.
         return ids.map { id in
             let c = configured.first { $0.id == id }
             let f = ledger.vehicles[id]
