@@ -37,6 +37,7 @@ if [ -x scripts/systemd-e2e.sh ]; then
     echo "== systemd end-to-end (real systemd as PID 1)"
     swift build -c release --static-swift-stdlib "${flags[@]}" --product logbookd
     swift build -c release --static-swift-stdlib "${flags[@]}" --product logbook
+    swift build -c release --static-swift-stdlib "${flags[@]}" --product logbook-uplink  # in the .deb
     LOGBOOK_BIN_DIR="$(swift build -c release --show-bin-path)" scripts/systemd-e2e.sh
 fi
 echo "== all tests passed"

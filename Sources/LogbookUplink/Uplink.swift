@@ -39,17 +39,26 @@ public enum Uplink {
         return s
     }
 
-    /// The MQTT password: `password_file`, else the systemd credential `mqtt-password`.
+    /// The MQTT password: `password_file`, else the systemd credential `mqtt-password`
+    /// (a file of that name in /etc/logbook/uplink-credentials).
     public static func mqttPassword(_ m: MQTTSettings, environment: [String: String]) throws(UplinkError) -> String? {
         if let f = m.passwordFile { return try secret(f) }
-        if let dir = environment["CREDENTIALS_DIRECTORY"], let s = try? secret(dir + "/mqtt-password") { return s }
-        return nil
+        return credential("mqtt-password", environment: environment)
     }
 
     /// The PostgreSQL password: `password_file`, else the credential `postgres-password`.
     public static func postgresPassword(_ p: PostgresSettings, environment: [String: String]) throws(UplinkError) -> String? {
         if let f = p.passwordFile { return try secret(f) }
-        if let dir = environment["CREDENTIALS_DIRECTORY"], let s = try? secret(dir + "/postgres-password") { return s }
+        return credential("postgres-password", environment: environment)
+    }
+
+    /// A systemd credential: `uplink_<name>` (the unit loads the directory
+    /// /etc/logbook/uplink-credentials as `uplink`) or `<name>`; an empty one counts as none.
+    static func credential(_ name: String, environment: [String: String]) -> String? {
+        guard let dir = environment["CREDENTIALS_DIRECTORY"] else { return nil }
+        for file in ["uplink_" + name, name] {
+            if let s = try? secret(dir + "/" + file), !s.isEmpty { return s }
+        }
         return nil
     }
 
