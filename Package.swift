@@ -114,6 +114,10 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]),
+        // Writes the journal bench/uplink-bench.sh drains (figures printed by the script).
+        .executableTarget(
+            name: "logbook-uplink-bench",
+            dependencies: ["LogbookCore", "LogbookJournal", "LogbookTestSupport", .product(name: "Logging", package: "swift-log")]),
         .testTarget(
             name: "LogbookUplinkTests",
             dependencies: [
