@@ -124,3 +124,14 @@ import Testing
         #expect(stream.position.sequence == 42)
     }
 }
+
+/// The frame's CRC is CRC-32C over type ‖ data (docs/journal.md), independent of how the
+/// bytes are reached: a dangling pointer once made -O builds disagree with debug builds.
+@Test func framingCRCIsTheCRCOfTypeAndPayload() {
+    let payload: [UInt8] = (0..<300).map { UInt8($0 % 251) }
+    var out: [UInt8] = []
+    _ = Framing.frame(payload, at: 0, into: &out)
+    let stored = UInt32(out[0]) | UInt32(out[1]) << 8 | UInt32(out[2]) << 16 | UInt32(out[3]) << 24
+    #expect(stored == CRC32C.mask(CRC32C.checksum([out[6]] + payload)))
+    #expect(CRC32C.checksum(Array("123456789".utf8)) == 0xE306_9283)
+}
