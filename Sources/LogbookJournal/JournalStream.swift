@@ -59,7 +59,9 @@ public struct JournalStream: Sendable {
         // Checkpoints at `pos.sequence` up to the one delivered last are behind us.
         var pastMarker = pos.checkpointHead.isEmpty
         var key: [UInt8] = []
-        try JournalReader.walk(fs: PosixFileSystem(), directory: directory, limit: UInt64.max, startingAt: startSegment) {
+        // Parse no further than the batch can reach (a points record holds at most 1,024).
+        let limit = pos.sequence &+ UInt64(budget) &+ 1024
+        try JournalReader.walk(fs: PosixFileSystem(), directory: directory, limit: limit, startingAt: startSegment) {
             name, seq, record in
             switch record {
             case .header(let h):

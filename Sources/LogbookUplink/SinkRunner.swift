@@ -3,9 +3,20 @@ import LogbookCore
 import LogbookJournal
 public import Logging
 public import ServiceLifecycle
+import Synchronization
 #if canImport(Glibc)
     import Glibc
 #endif
+
+/// One journal read at a time in the process: a read holds a whole segment (up to 4 MiB)
+/// and its parsed records, so two sinks reading at once would double the peak memory.
+enum JournalReadGate {
+    private static let lock = Mutex(())
+
+    static func serialized<R>(_ body: () throws -> R) rethrows -> R {
+        try lock.withLock { _ in try body() }
+    }
+}
 
 /// How a ``SinkRunner`` paces itself.
 public struct RunnerSettings: Sendable {
@@ -90,7 +101,7 @@ public final class SinkRunner: Service, Sendable {
             let now = UplinkClock.monotonic()
             guard force || now - lastReport >= settings.statusInterval else { return }
             lastReport = now
-            do { try probe.advance() } catch { status.lastError = "journal: \(error)" }
+            do { try JournalReadGate.serialized { try probe.advance() } } catch { status.lastError = "journal: \(error)" }
             status.journalSequence = max(probe.sequence, status.cursor)
             status.journalPointTime = probe.pointTime ?? status.cursorPointTime
             status.connected = sink.isConnected
@@ -119,7 +130,7 @@ public final class SinkRunner: Service, Sendable {
                 continue
             }
             let items: [JournalItem]
-            do { items = try stream.read(maxPoints: settings.batchPoints) } catch {
+            do { items = try JournalReadGate.serialized { try stream.read(maxPoints: settings.batchPoints) } } catch {
                 fail(&status, "journal: \(error)")
                 watch.reset()
                 signal.sleep(settings.pollInterval)

@@ -86,7 +86,8 @@ public enum Uplink {
             out.append(SinkRunner(
                 sink: sink, journalDirectory: c.journalDirectory, cursors: cursors, runtimeDirectory: c.runtimeDirectory,
                 device: device,
-                settings: RunnerSettings(pollInterval: c.pollInterval, batchPoints: max(m.pointsPerMessage, 1000),
+                // A backlog goes out ten messages per round of acknowledgements.
+                settings: RunnerSettings(pollInterval: c.pollInterval, batchPoints: max(m.pointsPerMessage * 10, 5000),
                                          drainRate: m.drainRate, exitWhenIdle: exitWhenIdle),
                 logger: logger))
         }
