@@ -95,7 +95,7 @@ n = 0
 for line in open(sys.argv[1]):
     try: j = json.loads(line)
     except ValueError: continue
-    if "points" in j: n += len(j["points"])
+    if isinstance(j.get("points"), list): n += len(j["points"])
 print(n)
 PY
 )
@@ -165,7 +165,8 @@ LOGBOOKD_DEBUG_CLOCK_SCALE=10 "$bin/logbookd" --config "$work/drive.toml" 2>"$wo
 daemon=$!
 pids+=("$daemon")
 for _ in $(seq 100); do [ -f "$work/drive/journal.pub" ] && break; sleep 0.1; done
-uplink --config "$work/drive.toml" 2>"$work/drive-uplink.log" &
+GLIBC_TUNABLES=glibc.malloc.mmap_threshold=131072:glibc.malloc.arena_max=2 \
+    "$bin/logbook-uplink" --config "$work/drive.toml" 2>"$work/drive-uplink.log" &
 uplink=$!
 pids+=("$uplink")
 sleep 5

@@ -40,6 +40,7 @@ public enum FleetBatch {
                             distance_m, duration_s, max_speed_mps, avg_speed_mps, point_count, discarded)
                         VALUES ($1, $2, $3, '', $3, $4, \(timestamp("$5")), $6, $7, $8, $9, $10, $11)
                         ON CONFLICT (device_id, trip_id) DO UPDATE SET end_seq = EXCLUDED.end_seq,
+                            started_at = coalesce(trips.started_at, EXCLUDED.ended_at - EXCLUDED.duration_s * interval '1 second'),
                             end_reason = EXCLUDED.end_reason, ended_at = EXCLUDED.ended_at, distance_m = EXCLUDED.distance_m,
                             duration_s = EXCLUDED.duration_s, max_speed_mps = EXCLUDED.max_speed_mps,
                             avg_speed_mps = EXCLUDED.avg_speed_mps, point_count = EXCLUDED.point_count,

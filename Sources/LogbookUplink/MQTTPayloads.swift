@@ -28,25 +28,45 @@ public struct MQTTPayloads: Sendable {
         self.pointsPerMessage = max(1, pointsPerMessage)
     }
 
-    /// The messages for `items`, in journal order.
+    /// The messages for `items`, in journal order. Consecutive point records of a trip (the
+    /// daemon commits a few points every 5 s) are joined into messages of up to
+    /// ``pointsPerMessage`` points, so a backlog travels in few, full messages.
     public func messages(for items: [JournalItem]) -> [MQTTMessage] {
         var out: [MQTTMessage] = []
+        var run: (trip: TripID, first: UInt64, points: [TripPoint])?
+        // Checkpoints do not break runs of points: they follow at the end of the batch (their
+        // order relative to points does not matter to anyone; the witness keys on seq).
+        var checkpoints: [MQTTMessage] = []
+        func flush() {
+            if let r = run {
+                out.append(MQTTMessage(topic: topics.points, payload: pointBatch(
+                    trip: r.trip, firstSequence: r.first, points: r.points[...])))
+            }
+            run = nil
+        }
         for item in items {
+            if case .entry(let e) = item, case .points(let trip, let points) = e.record {
+                var seq = e.sequence
+                for p in points {
+                    if let r = run, r.trip != trip || r.first + UInt64(r.points.count) != seq || r.points.count >= pointsPerMessage {
+                        flush()
+                    }
+                    if run == nil { run = (trip, seq, []) }
+                    run?.points.append(p)
+                    seq += 1
+                }
+                continue
+            }
+            if case .checkpoint(let cp) = item {
+                checkpoints.append(MQTTMessage(topic: topics.checkpoints, payload: checkpoint(cp).serialized))
+                continue
+            }
+            flush()
             switch item {
             case .entry(let e):
-                if case .points(let trip, let points) = e.record {
-                    var start = 0
-                    while start < points.count {
-                        let end = min(points.count, start + pointsPerMessage)
-                        out.append(MQTTMessage(topic: topics.points, payload: pointBatch(
-                            trip: trip, firstSequence: e.sequence + UInt64(start), points: points[start..<end])))
-                        start = end
-                    }
-                } else {
-                    out.append(MQTTMessage(topic: topics.events, payload: event(e).serialized))
-                }
-            case .checkpoint(let cp):
-                out.append(MQTTMessage(topic: topics.checkpoints, payload: checkpoint(cp).serialized))
+                out.append(MQTTMessage(topic: topics.events, payload: event(e).serialized))
+            case .checkpoint:
+                break
             case .rewound(let from, let to):
                 out.append(MQTTMessage(topic: topics.events, payload: JSONValue.object([
                     ("device_id", .string(topics.device)), ("seq", .number(Double(to))), ("type", .string("rewound")),
@@ -54,7 +74,8 @@ public struct MQTTPayloads: Sendable {
                 ]).serialized))
             }
         }
-        return out
+        flush()
+        return out + checkpoints
     }
 
     /// `{"device_id","trip","seq","t0","points":[[dt_ms,lat,lon,speed,track,alt,eph],…]}`: point

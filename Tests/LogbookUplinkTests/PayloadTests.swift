@@ -38,6 +38,28 @@ import Testing
         #expect(seqs == Array(10...16))
     }
 
+    @Test func consecutiveRecordsOfATripShareMessagesAndEventsKeepTheirPlace() throws {
+        let p = MQTTPayloads(topics: MQTTTopics(prefix: "logbook", device: "lb-x"), pointsPerMessage: 12)
+        let cp = JournalCheckpoint(sequence: 11, head: [1], gpsTime: nil, monotonicNanoseconds: 1, signature: [2], publicKey: [3])
+        let items: [JournalItem] = [
+            .entry(JournalEntry(sequence: 1, record: .tripStarted(TripStarted(id: TripID(4), reason: "manual", monotonicNanoseconds: 1, bootID: "b")))),
+            .entry(JournalEntry(sequence: 2, record: .points(TripID(4), (0..<5).map(point)))),
+            .entry(JournalEntry(sequence: 7, record: .points(TripID(4), (5..<10).map(point)))),
+            .checkpoint(cp),
+            .entry(JournalEntry(sequence: 12, record: .points(TripID(4), (10..<15).map(point)))),
+            .entry(JournalEntry(sequence: 17, record: .tripEnded(TripEnded(id: TripID(4), reason: "manual", summary: .zero)))),
+        ]
+        let m = p.messages(for: items)
+        #expect(m.map { $0.topic.split(separator: "/").last! } == ["events", "points", "points", "events", "checkpoints"])
+        let first = try JSONValue.parse(m[1].payload), second = try JSONValue.parse(m[2].payload)
+        #expect(first["seq"]?.doubleValue == 2 && second["seq"]?.doubleValue == 14)
+        if case .array(let a)? = first["points"], case .array(let b)? = second["points"] {
+            #expect(a.count == 12 && b.count == 3)
+        } else {
+            Issue.record("no points arrays")
+        }
+    }
+
     @Test func eventsAndCheckpointsRoundTrip() throws {
         let ended = JournalEntry(sequence: 99, record: .tripEnded(TripEnded(
             id: TripID(4), reason: "power:ignition", gpsTime: GPSTime(seconds: 1_900_000_100),
