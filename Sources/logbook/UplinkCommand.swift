@@ -45,17 +45,25 @@ struct UplinkCommand: AsyncParsableCommand {
                     let age = status.map { now - Double($0.updatedAt) / 1e9 }
                     let fresh = (age ?? .infinity) < Self.staleAfter && status?.state != "stopped"
                     running = running || fresh
-                    // The lag from the journal itself, so it is right even while the uplink is down.
-                    let position = cursor?.position ?? .start
-                    var probe = JournalHeadProbe(directory: c.journalDirectory, after: position, pointTime: cursor?.lastPointTime)
-                    try? probe.advance(maxReads: 100_000)
-                    let lagRecords = probe.sequence > position.sequence ? probe.sequence - position.sequence : 0
-                    let lagSeconds = lagRecords == 0 ? 0 : max(0, (probe.pointTime?.seconds ?? 0) - (cursor?.lastPointTime?.seconds ?? probe.pointTime?.seconds ?? 0))
+                    // The lag from the journal itself, so it is right even while the uplink is down;
+                    // without the cursor (its directory is the uplink's own, 0700) from the status.
+                    let position = cursor?.position ?? JournalPosition(sequence: status?.cursor ?? 0)
+                    var journalSequence = status?.journalSequence ?? 0
+                    var lagRecords = status?.lagRecords ?? 0
+                    var lagSeconds = status?.lagSeconds ?? 0
+                    if let cursor {
+                        var probe = JournalHeadProbe(directory: c.journalDirectory, after: cursor.position, pointTime: cursor.lastPointTime)
+                        try? probe.advance(maxReads: 100_000)
+                        journalSequence = probe.sequence
+                        lagRecords = probe.sequence > position.sequence ? probe.sequence - position.sequence : 0
+                        lagSeconds = lagRecords == 0 ? 0
+                            : max(0, (probe.pointTime?.seconds ?? 0) - (cursor.lastPointTime?.seconds ?? probe.pointTime?.seconds ?? 0))
+                    }
                     let error = status?.lastError
                     let errorAge = status?.lastErrorAt.map { now - Double($0) / 1e9 }
                     rows.append(.object([
                         ("sink", .string(sink)), ("device_id", .string(cursor?.deviceID ?? status?.deviceID)),
-                        ("cursor", .number(Double(position.sequence))), ("journal_seq", .number(Double(probe.sequence))),
+                        ("cursor", .number(Double(position.sequence))), ("journal_seq", .number(Double(journalSequence))),
                         ("lag_records", .number(Double(lagRecords))), ("lag_seconds", .number(lagSeconds)),
                         ("running", .bool(fresh)), ("connected", .bool(fresh && (status?.connected ?? false))),
                         ("state", .string(fresh ? status?.state : "not running")),
