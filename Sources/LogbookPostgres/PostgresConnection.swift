@@ -86,7 +86,7 @@ public final class PostgresConnection: SQLConnection {
     private static func clean(_ p: UnsafePointer<CChar>?) -> String {
         guard let p else { return "unknown error" }
         let s = String(cString: p)
-        return s.split(separator: "\n").map { $0.trimmingPrefix(" ") }.joined(separator: "; ")
+        return s.split(separator: "\n").map { $0.drop { $0 == " " || $0 == "\t" } }.joined(separator: "; ")
     }
 
     private static func withCStrings<R>(_ strings: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>) -> R) -> R {

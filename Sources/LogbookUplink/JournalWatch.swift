@@ -47,6 +47,8 @@ public struct JournalHeadProbe: Sendable {
     public private(set) var sequence: UInt64
     /// GPS time of the newest point seen.
     public private(set) var pointTime: GPSTime?
+    /// GPS time of the first point after the start position (the oldest not yet delivered).
+    public private(set) var firstPointTime: GPSTime?
 
     public init(directory: String, after position: JournalPosition, pointTime: GPSTime? = nil) {
         stream = JournalStream(directory: directory, after: position)
@@ -65,6 +67,7 @@ public struct JournalHeadProbe: Sendable {
                     if case .points(_, let p) = e.record {
                         sequence = max(sequence, e.sequence + UInt64(max(p.count, 1)) - 1)
                         if let t = p.last?.time { pointTime = t }
+                        if firstPointTime == nil { firstPointTime = p.first?.time }
                     } else {
                         sequence = max(sequence, e.sequence)
                     }

@@ -104,6 +104,7 @@ public final class SinkRunner: Service, Sendable {
             do { try JournalReadGate.serialized { try probe.advance() } } catch { status.lastError = "journal: \(error)" }
             status.journalSequence = max(probe.sequence, status.cursor)
             status.journalPointTime = probe.pointTime ?? status.cursorPointTime
+            status.pendingSince = probe.firstPointTime
             status.connected = sink.isConnected
             if let e = sink.lastError, e != status.lastError {
                 status.lastError = e

@@ -19,6 +19,8 @@ public struct UplinkStatus: Sendable, Equatable {
     /// GPS time of the last acknowledged point and of the newest point in the journal.
     public var cursorPointTime: GPSTime?
     public var journalPointTime: GPSTime?
+    /// Before anything was acknowledged: GPS time of the first point waiting.
+    public var pendingSince: GPSTime?
     /// Points delivered since the uplink started.
     public var deliveredPoints: Int
     public var lastError: String?
@@ -42,7 +44,7 @@ public struct UplinkStatus: Sendable, Equatable {
     /// GPS seconds between the newest journal point and the last acknowledged one.
     public var lagSeconds: Double {
         guard lagRecords > 0, let j = journalPointTime else { return 0 }
-        guard let c = cursorPointTime else { return 0 }
+        guard let c = cursorPointTime ?? pendingSince else { return 0 }
         return max(0, j.seconds(since: c))
     }
 
@@ -54,6 +56,7 @@ public struct UplinkStatus: Sendable, Equatable {
             ("lag_records", .number(Double(lagRecords))), ("lag_seconds", .number(lagSeconds)),
             ("cursor_point_ns", .string(cursorPointTime.map { String($0.nanoseconds) })),
             ("journal_point_ns", .string(journalPointTime.map { String($0.nanoseconds) })),
+            ("pending_since_ns", .string(pendingSince.map { String($0.nanoseconds) })),
             ("delivered_points", .number(Double(deliveredPoints))),
             ("last_error", .string(lastError)), ("last_error_at_ns", .string(lastErrorAt.map { String($0) })),
         ])
@@ -70,6 +73,7 @@ public struct UplinkStatus: Sendable, Equatable {
         journalSequence = UInt64(max(0, json["journal_seq"]?.doubleValue ?? 0))
         cursorPointTime = ns("cursor_point_ns").map { GPSTime(nanoseconds: $0) }
         journalPointTime = ns("journal_point_ns").map { GPSTime(nanoseconds: $0) }
+        pendingSince = ns("pending_since_ns").map { GPSTime(nanoseconds: $0) }
         deliveredPoints = Int(json["delivered_points"]?.doubleValue ?? 0)
         lastError = json["last_error"]?.stringValue
         lastErrorAt = ns("last_error_at_ns")

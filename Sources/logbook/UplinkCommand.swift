@@ -56,8 +56,9 @@ struct UplinkCommand: AsyncParsableCommand {
                         try? probe.advance(maxReads: 100_000)
                         journalSequence = probe.sequence
                         lagRecords = probe.sequence > position.sequence ? probe.sequence - position.sequence : 0
-                        lagSeconds = lagRecords == 0 ? 0
-                            : max(0, (probe.pointTime?.seconds ?? 0) - (cursor.lastPointTime?.seconds ?? probe.pointTime?.seconds ?? 0))
+                        // Nothing delivered yet: the lag runs from the first point waiting.
+                        let since = cursor.lastPointTime ?? probe.firstPointTime ?? probe.pointTime
+                        lagSeconds = lagRecords == 0 ? 0 : max(0, (probe.pointTime?.seconds ?? 0) - (since?.seconds ?? 0))
                     }
                     let error = status?.lastError
                     let errorAge = status?.lastErrorAt.map { now - Double($0) / 1e9 }
