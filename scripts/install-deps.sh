@@ -12,6 +12,8 @@ packages=(
     python3-geographiclib dbus python3-dbusmock
     # the trip index: SQLite for GRDB (LogbookStore)
     libsqlite3-dev
+    # uplink (issue 11): libmosquitto + libpq to build; a real broker, PostgreSQL and openssl (test CA) to test
+    libmosquitto-dev libpq-dev mosquitto mosquitto-clients postgresql openssl
     # Python test tools from PyPI live in a venv (scripts/python-venv.sh)
     python3-venv python3-pil
     # exports: GPX schema check (xmllint), GPX round trip (gpsbabel), the trip picture in a browser
