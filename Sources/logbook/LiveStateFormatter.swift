@@ -54,8 +54,30 @@ enum LiveStateFormatter {
         var detail = "        "
         detail += String(format: "max %.0f km/h · avg %.0f km/h · %d points", (trip["max_speed_mps"]?.doubleValue ?? 0) * 3.6,
                          (trip["avg_speed_mps"]?.doubleValue ?? 0) * 3.6, Int(trip["points"]?.doubleValue ?? 0))
-        detail += " · started \(trip["started_at"]?.stringValue ?? "?") by \(trip["start_reason"]?.stringValue ?? "?")"
-        if !active { detail += " · ended \(trip["ended_at"]?.stringValue ?? "?") by \(trip["end_reason"]?.stringValue ?? "?")" }
+        detail += " · " + started(trip, duration: duration, active: active)
+        if !active {
+            let by = trip["end_reason"]?.stringValue.map { " by \($0)" } ?? ""
+            detail += " · ended \(trip["ended_at"]?.stringValue ?? "without a GPS time")\(by)"
+        }
         return [head, detail]
+    }
+
+    /// "started 2026-…Z by power:ACAD"; before the receiver has given a time, what a person
+    /// can read instead of a question mark: "started 2 min ago by service, waiting for GPS time".
+    static func started(_ trip: JSONValue, duration: Int, active: Bool) -> String {
+        let reason = trip["start_reason"]?.stringValue.map { " by \($0)" } ?? ""
+        if let at = trip["started_at"]?.stringValue { return "started \(at)\(reason)" }
+        guard active else { return "started without a GPS time\(reason)" }
+        return "started \(ago(duration))\(reason), waiting for GPS time"
+    }
+
+    /// "just now", "42 s ago", "2 min ago", "1 h 5 min ago".
+    static func ago(_ seconds: Int) -> String {
+        switch seconds {
+        case ..<1: "just now"
+        case ..<60: "\(seconds) s ago"
+        case ..<3600: "\(seconds / 60) min ago"
+        default: seconds % 3600 < 60 ? "\(seconds / 3600) h ago" : "\(seconds / 3600) h \(seconds / 60 % 60) min ago"
+        }
     }
 }
