@@ -20,6 +20,9 @@ public struct DaemonConfiguration: Sendable {
     public var liveInterval: Duration = .seconds(1)
     /// Group-commit interval of the journal (1–10 s).
     public var commitInterval: Duration = .seconds(5)
+    /// `journal.disk_full_buffer_s`: seconds of driving kept in memory while the journal
+    /// cannot write (disk full), at the recorded point rate. Default one hour.
+    public var diskFullBuffer: Double = 3600
     /// Test hook: SIGUSR1 stalls the pipeline (`LOGBOOKD_DEBUG_STALL_SIGNAL=1`), so the
     /// systemd watchdog test can see a hung daemon restarted. Never set in production.
     public var debugStallSignal = false
@@ -107,6 +110,7 @@ public struct DaemonConfiguration: Sendable {
         if let s = try r.string("log_level") { logLevel = try Self.level(s, key: "log_level") }
         if let d = try r.double("live.interval_s", in: 0.2...2) { liveInterval = .milliseconds(Int64(d * 1000)) }
         if let d = try r.double("journal.commit_interval_s", in: 1...10) { commitInterval = .milliseconds(Int64(d * 1000)) }
+        if let d = try r.double("journal.disk_full_buffer_s", in: 60...86_400) { diskFullBuffer = d }
         if let s = try r.string("control.socket") { controlSocket = try Self.directory(s, key: "control.socket") }
         if let s = try r.string("control.group") { controlGroup = s.isEmpty ? nil : s }
         hookOnTripStart = try r.string("hooks.on_trip_start")

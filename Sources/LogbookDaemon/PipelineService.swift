@@ -25,8 +25,11 @@ struct PipelineService: Service {
     let updates: LiveUpdates
     /// Opened when the control socket listens: READY=1 waits for it.
     let startup: StartupGate
+    /// SIGHUP: where a reload reads the new configuration and whom it tells.
+    let reloadHooks: ReloadHooks
 
     func run() async {
+        var running = configuration
         var recorder = TripRecorder(configuration: configuration, journal: journal, logger: logger, bootID: bootID)
         var status = StatusLine(notifier: notifier)
         status.set("waiting for gpsd at \(configuration.gpsd)")
@@ -69,6 +72,9 @@ struct PipelineService: Service {
                 news = true
             case .tick:
                 recorder.handle(.tick, at: now())
+                news = true
+            case .reload:
+                reload(&running, &recorder, at: now())
                 news = true
             }
             publish(recorder)
