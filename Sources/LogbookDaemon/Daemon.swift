@@ -46,12 +46,19 @@ public struct Daemon: Sendable {
             journal = try JournalWriter.open(
                 JournalConfiguration(
                     directory: configuration.journalDirectory, stateDirectory: configuration.stateDirectory,
-                    commitInterval: configuration.commitInterval),
+                    commitInterval: configuration.commitInterval,
+                    segmentSize: (configuration.debugSegmentKiB ?? 4096) << 10,
+                    maximumBacklogBytes: configuration.diskFullBufferBytes),
                 logger: logger)
         } catch {
             throw DaemonError.journal("\(error)")
         }
         let r = journal.recovery
+        if r.diskFull {
+            logger.error(
+                "journal: disk full at start; recording into memory and retrying every commit interval",
+                metadata: ["buffer_bytes": "\(configuration.diskFullBufferBytes)", "directory": "\(configuration.journalDirectory)"])
+        }
         logger.info(
             r.wasUnclean ? "journal recovered after an unclean stop" : "journal opened",
             metadata: [

@@ -2,6 +2,7 @@
 public import LogbookConfig
 public import LogbookCore
 public import LogbookGPSD
+internal import LogbookJournal
 public import Logging
 
 /// Everything `logbookd` is configured with. Defaults are the shipped `config/logbookd.toml`.
@@ -30,6 +31,9 @@ public struct DaemonConfiguration: Sendable {
     /// (`LOGBOOKD_DEBUG_CLOCK_SCALE`), so a replay paced N× sees stop and grace timers at the
     /// drive's own pace. Never set in production.
     public var debugClockScale: Double = 1
+    /// Test hook: journal segment size in KiB (`LOGBOOKD_DEBUG_SEGMENT_KIB`, 64–4096), so the
+    /// disk-full test reaches a rotation quickly. Never set in production.
+    public var debugSegmentKiB: Int?
     /// `[[vehicle]]` entries.
     public var vehicles: [Vehicle] = []
     /// `[[source]]` entries: what starts and stops trips.
@@ -49,6 +53,12 @@ public struct DaemonConfiguration: Sendable {
     public var logindBusAddress: String?
 
     public init() {}
+
+    /// The journal's in-memory buffer for a full disk, as ``JournalConfiguration``
+    /// counts it: `disk_full_buffer_s` of points at `trip.point_interval_s` (at least 1 s).
+    public var diskFullBufferBytes: Int {
+        JournalConfiguration.backlogBytes(forPoints: Int(diskFullBuffer / max(trip.minPointInterval, 1)))
+    }
 
     /// `<state-dir>/journal`.
     public var journalDirectory: String { stateDirectory + "/journal" }
@@ -97,6 +107,12 @@ public struct DaemonConfiguration: Sendable {
                 throw ConfigError(key: "LOGBOOKD_DEBUG_CLOCK_SCALE", file: nil, problem: "expected a number from 1 to 1000, got \"\(text)\"")
             }
             config.debugClockScale = scale
+        }
+        if let text = environment["LOGBOOKD_DEBUG_SEGMENT_KIB"] {
+            guard let kib = Int(text), kib >= 64, kib <= 4096 else {
+                throw ConfigError(key: "LOGBOOKD_DEBUG_SEGMENT_KIB", file: nil, problem: "expected a number from 64 to 4096, got \"\(text)\"")
+            }
+            config.debugSegmentKiB = kib
         }
         try reader.rejectUnknownKeys(owned: ConfigTables.daemon)
         try config.apply(overrides)

@@ -21,6 +21,7 @@ struct TripRecorder {
     private var lastFixTime: GPSTime?
     /// Appends that failed (disk full, I/O error): the live state and the log show them.
     private(set) var journalErrors = 0
+    private var appendErrorLog = LogRateLimiter(interval: .seconds(60))
     private(set) var hooks: HookRunner?
 
     init(configuration: DaemonConfiguration, journal: JournalWriter, logger: Logger, bootID: String) {
@@ -122,7 +123,10 @@ struct TripRecorder {
             try journal.append(record)
         } catch {
             journalErrors += 1
-            logger.error("journal append failed", metadata: ["error": "\(error)"])
+            // Once a minute at most: a full buffer refuses a point every second.
+            if let held = appendErrorLog.admit() {
+                logger.error("journal append refused", metadata: ["error": "\(error)", "suppressed": "\(held)"])
+            }
         }
     }
 

@@ -21,6 +21,12 @@ public struct JournalConfiguration: Sendable {
     /// Room beyond ``maximumBacklogBytes`` for records other than points.
     public static let backlogReserveBytes = 64 << 10
 
+    /// The ``maximumBacklogBytes`` that hold `points` points (26 bytes each as encoded, in
+    /// records of up to 1,024) and a few hundred signal and trip records besides.
+    public static func backlogBytes(forPoints points: Int) -> Int {
+        points * PointCodec.size + (points / JournalWriter.maxPointsPerRecord + 1) * 32 + (32 << 10)
+    }
+
     /// Creates a configuration with the design defaults (DESIGN.md §3).
     public init(
         directory: String, stateDirectory: String, commitInterval: Duration = .seconds(5),

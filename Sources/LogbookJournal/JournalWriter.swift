@@ -144,7 +144,6 @@ public final class JournalWriter: Sendable {
             }
             let first = s.nextSequence
             s.nextSequence &+= record.sequenceCount
-            s.pendingBytes += size
             if case .points(let trip, let points) = record {
                 // At most `maxPointsPerRecord` points per record (≈ 26 KiB): records stay well
                 // under a segment; consecutive appends of one trip merge up to that.
@@ -155,16 +154,22 @@ public final class JournalWriter: Sendable {
                 {
                     let n = min(rest.count, Self.maxPointsPerRecord - lastPoints.count)
                     s.pending[s.pending.count - 1].1 = .points(trip, lastPoints + rest.prefix(n))
+                    // Counted as the commit will subtract it (estimatedSize of the merged
+                    // record), or the count drifts up by a header per point and a long-running
+                    // daemon would find its backlog "full" the moment the disk fills.
+                    s.pendingBytes += n * PointCodec.size
                     rest = rest.dropFirst(n)
                     seq &+= UInt64(n)
                 }
                 while !rest.isEmpty {
                     let chunk = Array(rest.prefix(Self.maxPointsPerRecord))
+                    s.pendingBytes += Self.estimatedSize(.points(trip, chunk))
                     s.pending.append((seq, .points(trip, chunk)))
                     rest = rest.dropFirst(chunk.count)
                     seq &+= UInt64(chunk.count)
                 }
             } else {
+                s.pendingBytes += size
                 s.pending.append((first, record))
             }
             switch record {

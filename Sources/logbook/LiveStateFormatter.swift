@@ -10,6 +10,9 @@ enum LiveStateFormatter {
         let ageText = age.map { String(format: "%.1f s ago", max(0, $0)) } ?? "at an unknown time"
         lines.append("logbookd — updated \(ageText) (seq \(seq))")
         if let gps = doc["gps"] { lines += renderGPS(gps) }
+        if let journal = doc["journal"], let status = journal["status"]?.stringValue, status != "ok" {
+            lines.append(renderJournalProblem(status, journal))
+        }
         lines += renderTrip("Trip", doc["trip"], idle: "idle — no trip is being recorded")
         if let last = doc["last_trip"], !last.isNull { lines += renderTrip("Last", last, idle: "") }
         return lines.joined(separator: "\n")
@@ -31,6 +34,16 @@ enum LiveStateFormatter {
         if let t = gps["track_deg"]?.doubleValue { where_ += String(format: " · heading %.0f°", t) }
         if let e = gps["eph_m"]?.doubleValue { where_ += String(format: " · ±%.0f m", e) }
         return [head, where_, counters(gps)]
+    }
+
+    /// "Journal disk full — 12 % of the memory buffer used, retrying every few seconds".
+    static func renderJournalProblem(_ status: String, _ journal: JSONValue) -> String {
+        let pending = journal["pending_bytes"]?.doubleValue ?? 0
+        let buffer = journal["buffer_bytes"]?.doubleValue ?? 0
+        let used = buffer > 0 ? min(100, Int((pending / buffer * 100).rounded(.up))) : 0
+        var line = "Journal \(status) — \(used) % of the memory buffer used, retrying every few seconds"
+        if let dropped = journal["dropped_points"]?.doubleValue, dropped > 0 { line += " · \(Int(dropped)) points dropped" }
+        return line
     }
 
     static func counters(_ gps: JSONValue) -> String {

@@ -68,6 +68,14 @@ final class FillableFileSystem: JournalFileSystem, @unchecked Sendable {
         return out
     }
 
+    /// `sync()` once the disk has room again; a commit attempt that was already under way
+    /// may still fail (waitDurable's contract: wait again), so retry a few times.
+    static func syncAfterSpaceReturned(_ w: JournalWriter) async throws {
+        for attempt in 1...5 {
+            do { return try await w.sync() } catch JournalError.commitFailed where attempt < 5 { continue }
+        }
+    }
+
     static func waitUntil(_ condition: () -> Bool) async {
         let deadline = ContinuousClock.now + .seconds(10)
         while !condition(), ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(5)) }
@@ -91,7 +99,7 @@ final class FillableFileSystem: JournalFileSystem, @unchecked Sendable {
         #expect(waiting.diskFull && waiting.pendingRecords > 0 && waiting.lastError != nil)
         #expect(w.durableSequence == durable, "nothing can be durable without a segment")
         fs.full.withLock { $0 = false }
-        try await w.sync()
+        try await Self.syncAfterSpaceReturned(w)
         #expect(!w.statistics.diskFull && w.statistics.lastError == nil && w.statistics.droppedPoints == 0)
         try await w.close()
         let after = try Self.snapshot(dir)
@@ -132,7 +140,7 @@ final class FillableFileSystem: JournalFileSystem, @unchecked Sendable {
         #expect(attempts <= intervals + 3, "\(attempts) attempts in \(intervals) intervals")
         fs.full.withLock { $0 = false }
         try w.append(Self.ended(id, points: 9_000))
-        try await w.sync()
+        try await Self.syncAfterSpaceReturned(w)
         try await w.close()
         #expect(w.statistics.segmentsCreated > segments)
         let points = try JournalReader(directory: dir.journal).points(of: id)
@@ -140,6 +148,48 @@ final class FillableFileSystem: JournalFileSystem, @unchecked Sendable {
         let report = verifyJournal(directory: dir.journal, stateDirectory: dir.path)
         #expect(report.ok, "\(String(describing: report.problem))")
         print("journal-disk-full: full at rotation: \(fs.refused.withLock { $0 }) refused segment starts, 9,000 points in order, verify ok")
+    }
+
+    /// What the in-memory buffer costs: one hour of driving at 1 Hz, appended point by point
+    /// as the daemon does, while the disk is full and the writer retries.
+    @Test func anHourOfBufferedDrivingCostsAFewHundredKilobytes() async throws {
+        let dir = TempDir()
+        defer { dir.cleanup() }
+        let fs = FillableFileSystem()
+        _ = try await Self.firstTrip(dir, fs, points: 1)
+        fs.full.withLock { $0 = true }
+        let w = try JournalWriter.open(Self.config(dir), logger: quietLogger, fileSystem: fs)
+        let id = w.nextTripID()
+        let points = (0..<3_600).map(Self.point)
+        let before = heapBytesInUse()
+        try w.append(.tripStarted(TripStarted(id: id, reason: "service", monotonicNanoseconds: 0, bootID: "t")))
+        for p in points { try w.append(.points(id, [p])) }
+        await Self.waitUntil { fs.refused.withLock { $0 } >= 3 }
+        let held = heapBytesInUse() - before
+        let encoded = w.statistics.pendingBytes
+        #expect(w.statistics.diskFull && w.statistics.droppedPoints == 0)
+        print("journal-disk-full: buffer memory: one hour at 1 Hz (3,600 points) holds \(held / 1024) KiB of heap (\(held / 3_600) bytes/point; \(encoded / 1024) KiB as encoded; the default limit is \(JournalConfiguration.backlogBytes(forPoints: 3_600) / 1024) KiB as encoded)")
+        #expect(held > 3_600 * 26 && held < 3_600 * 400, "\(held) bytes")
+        fs.full.withLock { $0 = false }
+        try await Self.syncAfterSpaceReturned(w)
+        try await w.close()
+    }
+
+    /// The backlog is counted as the commits subtract it: after hours of single-point appends
+    /// it is back at 0, so a disk that fills after a week still gets the whole buffer.
+    @Test func theBacklogCountReturnsToZeroAfterManyMergedAppends() async throws {
+        let dir = TempDir()
+        defer { dir.cleanup() }
+        let w = try JournalWriter.open(Self.config(dir), logger: quietLogger, fileSystem: FillableFileSystem())
+        let id = w.nextTripID()
+        try w.append(.tripStarted(TripStarted(id: id, reason: "service", monotonicNanoseconds: 0, bootID: "t")))
+        for i in 0..<5_000 {
+            try w.append(.points(id, [Self.point(i)]))
+            if i % 700 == 0 { try await w.sync() }
+        }
+        try await w.sync()
+        #expect(w.statistics.pendingBytes == 0 && w.statistics.pendingRecords == 0)
+        try await w.close()
     }
 
     @Test func pastTheBufferPointsAreDroppedButTheTripStillCloses() async throws {
@@ -159,7 +209,7 @@ final class FillableFileSystem: JournalFileSystem, @unchecked Sendable {
         try w.append(Self.ended(id, points: 1_000 - refused))
         #expect(refused > 600 && w.statistics.droppedPoints == refused)
         fs.full.withLock { $0 = false }
-        try await w.sync()
+        try await Self.syncAfterSpaceReturned(w)
         try await w.close()
         let trip = try #require(try JournalReader(directory: dir.journal).trips().last)
         #expect(trip.id == id && trip.state == .closed)
@@ -189,7 +239,7 @@ final class FillableFileSystem: JournalFileSystem, @unchecked Sendable {
         let w = try JournalWriter.open(Self.config(dir), logger: quietLogger, fileSystem: fs)
         #expect(w.recovery.diskFull && w.recovery.wasUnclean && w.recovery.closedTrips.count == 1)
         fs.full.withLock { $0 = false }
-        try await w.sync()
+        try await Self.syncAfterSpaceReturned(w)
         try await w.close()
         let trips = try JournalReader(directory: dir.journal).trips()
         #expect(trips.count == 1 && trips.first?.endReason == "recovered", "\(trips)")
