@@ -10,6 +10,8 @@ packages=(
     gpsd python3-gps libgps-dev libsystemd-dev libgpiod-dev pkg-config
     # recorder tests: geodesic reference, fake system bus
     python3-geographiclib dbus python3-dbusmock
+    # disk-full tests mount a small tmpfs as the state directory (as root)
+    mount
     # Python test tools from PyPI live in a venv (scripts/python-venv.sh)
     python3-venv python3-pil
     "$@"

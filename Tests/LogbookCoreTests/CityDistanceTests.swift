@@ -13,8 +13,8 @@ import Testing
 ///   sum of steps (|a + n| ≥ |a| on average), so on a slow, noisy city drive it is too long.
 /// - **smoothed** (the reference): the same sum over a centred moving average of the fixes
 ///   within ±2 s (5 fixes at 1 Hz). Averaging 5 fixes cuts independent noise by √5 while
-///   moving a real path by little: on the highway drive it is 0.18 % below the raw sum, on
-///   the city drive 2.8 %. At 0.5 Hz (Regensburg) it averages only 3 fixes 6 s apart and
+///   moving a real path by little: on the highway drive it is 0.17 % below the raw sum, on
+///   the city drive 2.7 %. At 0.5 Hz (Regensburg) it averages only 3 fixes 6 s apart and
 ///   cuts corners, so there it is a lower bound and the raw sum an upper one.
 ///
 /// eph is HDOP × 19 m, gpsd 3.22's model for NMEA receivers (454.1 m for HDOP 23.9 in the
