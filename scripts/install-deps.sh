@@ -14,6 +14,8 @@ packages=(
     libsqlite3-dev
     # uplink (issue 11): libmosquitto + libpq to build; a real broker, PostgreSQL and openssl (test CA) to test
     libmosquitto-dev libpq-dev mosquitto mosquitto-clients postgresql openssl
+    # disk-full tests mount a small tmpfs as the state directory (as root)
+    mount
     # Python test tools from PyPI live in a venv (scripts/python-venv.sh)
     python3-venv python3-pil
     # exports: GPX schema check (xmllint), GPX round trip (gpsbabel), the trip picture in a browser
