@@ -36,6 +36,24 @@ import Testing
         return running && p.terminationReason == .uncaughtSignal
     }
 
+    /// Runs `logbook ARGS` to the end and returns how long it took.
+    func timed(_ dir: StoreDir, _ args: [String]) throws -> Duration {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: TestPaths.product("logbook"))
+        p.arguments = ["--state-dir", dir.state] + args
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        let started = ContinuousClock.now
+        try p.run()
+        p.waitUntilExit()
+        #expect(p.terminationStatus == 0)
+        return ContinuousClock.now - started
+    }
+
+    func removeIndex(_ dir: StoreDir) {
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: dir.index + suffix) }
+    }
+
     func indexedThrough(_ dir: StoreDir) throws -> UInt64 {
         let index = try TripIndex.open(path: dir.index, journalDirectory: dir.journal)
         defer { try? index.close() }
@@ -50,11 +68,17 @@ import Testing
         let clean = try cleanRebuildDump(dir)
         let end = try #require(clean.first).split(separator: "|")[1]
 
+        // How long a whole catch-up takes on this machine (it varies several-fold with the
+        // load): the kills land at fractions of it.
+        let whole = try timed(dir, ["trips", "list", "--limit", "1"])
+        removeIndex(dir)
+        print("index-kill: a whole catch-up from nothing took \(whole)")
+
         // Catch-up from nothing (`trips list` opens the index), killed again and again: each
         // run continues from the last committed transaction.
         var kills = 0, progress: [UInt64] = []
-        for delay in [600, 900, 1300, 1700] {
-            if try await killed(dir, ["trips", "list", "--limit", "1"], after: .milliseconds(delay)) { kills += 1 }
+        for fraction in [0.3, 0.3, 0.3, 0.3] {
+            if try await killed(dir, ["trips", "list", "--limit", "1"], after: whole * fraction) { kills += 1 }
             progress.append(try indexedThrough(dir))
         }
         print("index-kill: catch-up killed \(kills) times, indexed through \(progress) of \(end)")
@@ -67,8 +91,9 @@ import Testing
 
         // `reindex` is one transaction: killed, it leaves the old index as it was.
         var reindexKills = 0
-        for delay in [500, 1500] {
-            if try await killed(dir, ["reindex"], after: .milliseconds(delay)) { reindexKills += 1 }
+        let wholeReindex = try timed(dir, ["reindex"])
+        for fraction in [0.3, 0.7] {
+            if try await killed(dir, ["reindex"], after: wholeReindex * fraction) { reindexKills += 1 }
             let reopened = try TripIndex.open(path: dir.index, journalDirectory: dir.journal)
             #expect(reopened.replacedBecause == nil)
             _ = try reopened.catchUp()
