@@ -156,6 +156,12 @@ let package = Package(
             ]),
         // ── end uplink ──
 
+        // ── places ──
+        // Offline place names (the GeoNames bundle, memory-mapped) and named places. No C
+        // library, no Foundation: the daemon may use it.
+        .target(name: "LogbookPlaces", dependencies: ["LogbookCore"]),
+        .testTarget(name: "LogbookPlacesTests", dependencies: ["LogbookPlaces", "LogbookCore", "LogbookTestSupport"]),
+
         .target(
             name: "LogbookTestSupport",
             dependencies: ["LogbookCore"]),

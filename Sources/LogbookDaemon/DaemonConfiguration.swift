@@ -136,6 +136,7 @@ public struct DaemonConfiguration: Sendable {
         logindBusAddress = try r.string("shutdown.logind_bus")
         try readVehiclesAndSources(&r)
         try readTripSettings(&r)
+        try readPrivacyZones(&r)
     }
 
     private mutating func apply(_ o: Overrides) throws(ConfigError) {
