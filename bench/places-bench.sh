@@ -5,5 +5,5 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -f .build/places/places.manifest.json ] || /usr/bin/python3 scripts/build-places-bundle.py --out .build/places >/dev/null
-swift build -c release --product logbook-places-bench >/dev/null
+swift build -c release --product logbook-places-bench >&2
 "$(swift build -c release --show-bin-path)/logbook-places-bench" .build/places "${1:-200000}"
