@@ -63,7 +63,7 @@ echo "index-bench: trips list --limit 50: $median_ms ms whole process ($how; tar
 
 # `trips export --all --format csv` streams: its peak RSS stays flat as the history grows
 # (one car's third of the journal, then all of it; target <= 30 MiB).
-for sel in "--vehicle golf" "--all"; do
+for sel in "--all --vehicle golf" "--all"; do
     s=$(date +%s%N)
     # shellcheck disable=SC2086
     /usr/bin/time -f "%M" -o "$work/export.rss" "$bin/logbook" --state-dir "$work/state" trips export $sel --format csv >"$work/export.csv"
