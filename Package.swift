@@ -35,7 +35,7 @@ let package = Package(
 
         // The control-socket protocol shared by the daemon, the CLI and the web app:
         // commands, request parsing, replies, error codes, and a blocking client.
-        .target(name: "LogbookControl", dependencies: ["LogbookCore"]),
+        .target(name: "LogbookControl", dependencies: ["LogbookCore", "LogbookGarage"]),
 
         .target(
             name: "LogbookJournal",
@@ -60,7 +60,7 @@ let package = Package(
             name: "LogbookDaemon",
             dependencies: [
                 "LogbookCore", "LogbookConfig", "LogbookControl", "LogbookJournal", "LogbookGPSD", "LogbookSystemd",
-                "LogbookGPIO",
+                "LogbookGPIO", "LogbookGarage",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -77,7 +77,7 @@ let package = Package(
             name: "logbook",
             dependencies: [
                 "LogbookCore", "LogbookConfig", "LogbookControl", "LogbookJournal", "LogbookDaemon", "LogbookStore",
-                "LogbookExport",
+                "LogbookExport", "LogbookGarage",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // A journal writer the crash tests kill -9 mid-stream.
@@ -116,6 +116,12 @@ let package = Package(
             dependencies: ["LogbookStore", "LogbookCore", "LogbookJournal", "LogbookTestSupport",
                            .product(name: "GRDB", package: "GRDB.swift"),
                            .product(name: "Logging", package: "swift-log")]),
+
+        // ── garage: vehicles, fuel logs, economy, KPIs (issue 9) ──
+        // Entry fields and their validation, the garage projection, economy and KPIs: pure
+        // Swift on LogbookCore, shared by the daemon, the CLI and the web app.
+        .target(name: "LogbookGarage", dependencies: ["LogbookCore"]),
+        .testTarget(name: "LogbookGarageTests", dependencies: ["LogbookGarage", "LogbookCore"]),
 
         .target(
             name: "LogbookTestSupport",

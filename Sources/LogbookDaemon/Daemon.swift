@@ -58,7 +58,7 @@ public struct Daemon: Sendable {
         let socketUp = StartupGate()
         var control = ControlSocketService(
             path: configuration.controlSocketPath, group: configuration.controlGroup,
-            handler: DaemonControlHandler(state: state, events: continuation, configuration: configuration),
+            handler: DaemonControlHandler(state: state, events: continuation, configuration: configuration, journal: journal),
             updates: updates, logger: logger)
         control.onListening = { socketUp.open() }
         // Shutdown runs in reverse order: tell systemd, stop the reader, close the socket,

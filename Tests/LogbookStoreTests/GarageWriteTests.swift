@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: MIT
+import Foundation
+import LogbookCore
+import LogbookJournal
+import LogbookTestSupport
+import Testing
+
+/// Garage writes as a person makes them: `logbook` with no daemon (it takes the journal lock
+/// itself) and with the real `logbookd` recording a real gpsd replay (through the socket).
+@Suite struct GarageWriteTests {
+    /// A state directory with its config file; `daemon` is set while logbookd runs.
+    final class Setup: @unchecked Sendable {
+        let dir: TemporaryDirectory
+        let config: String
+        var daemon: DaemonProcess?
+        var gpsd: GPSDReplay?
+
+        init(_ name: String) throws {
+            dir = try TemporaryDirectory(name)
+            config = dir.file("logbookd.toml")
+            let supply = dir.file("sys/class/power_supply/ACAD")
+            try FileManager.default.createDirectory(atPath: supply, withIntermediateDirectories: true)
+            try "1\n".write(toFile: supply + "/online", atomically: true, encoding: .utf8)
+            try write(gpsd: "127.0.0.1:1")
+        }
+
+        func write(gpsd address: String) throws {
+            try """
+                state_dir = "\(dir.file("state"))"
+                runtime_dir = "\(dir.file("run"))"
+                [gpsd]
+                address = "\(address)"
+                [journal]
+                commit_interval_s = 1
+                [[vehicle]]
+                id = "golf"
+                name = "Golf"
+                [[source]]
+                type = "power_supply"
+                supply = "ACAD"
+                sysfs_root = "\(dir.file("sys"))"
+                poll_interval_s = 0.1
+                vehicle = "golf"
+                """.write(toFile: config, atomically: true, encoding: .utf8)
+        }
+
+        /// Starts logbookd on a gpsd replaying the Swiss drive; returns once a trip is open.
+        func startDaemon() async throws {
+            let replay = try GPSDReplay(log: TestPaths.gpsLog("20100403_Z205_Switzerland.txt"), realtime: 20)
+            gpsd = replay
+            try write(gpsd: replay.address)
+            daemon = try DaemonProcess(arguments: ["--config", config], environment: ["LOGBOOKD_DEBUG_CLOCK_SCALE": "20"])
+            for _ in 0..<300 {
+                if readJSONFile(dir.file("run/live.json"))?["trip"] is [String: Any] { return }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            Issue.record("no trip started: \(daemon?.log ?? "")")
+        }
+
+        func recording() -> Bool { readJSONFile(dir.file("run/live.json"))?["trip"] is [String: Any] }
+
+        func stop() async {
+            _ = await daemon?.stop()
+            gpsd?.stop()
+            daemon = nil
+        }
+
+        func logbook(_ args: [String]) throws -> (status: Int32, out: String, err: String) {
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: TestPaths.product("logbook"))
+            p.arguments = ["--config", config] + args
+            var env = ProcessInfo.processInfo.environment
+            env["TZ"] = "UTC"
+            p.environment = env
+            let out = Pipe(), err = Pipe()
+            p.standardOutput = out
+            p.standardError = err
+            try p.run()
+            let o = out.fileHandleForReading.readDataToEndOfFile(), e = err.fileHandleForReading.readDataToEndOfFile()
+            p.waitUntilExit()
+            return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+        }
+
+        /// The user entries of the journal (no recorded-at: it is the moment of writing).
+        func entries() throws -> [String] {
+            try JournalReader(directory: dir.file("state/journal")).entries().compactMap { e in
+                guard case .entry(let u) = e.record else { return nil }
+                return "\(u.type) \(u.action) \(u.subject) \(u.origin) \(u.fields.serialized)"
+            }
+        }
+    }
+
+    /// The same commands, once with no daemon and once through logbookd.
+    static let script: [[String]] = [
+        ["vehicles", "add", "van", "--name", "Transit", "--registration", "M-XY 42", "--fuel-type", "diesel", "--tank", "80"],
+        ["fuel", "add", "--vehicle", "golf", "--odometer", "12000", "--litres", "40.5", "--price", "70.1", "--currency", "eur", "--at", "2026-11-01T08:00:00Z", "--station", "Aral", "--lat", "48.1", "--lon", "11.5"],
+        ["fuel", "add", "--vehicle", "van", "--odometer", "50000", "--litres", "60", "--price", "99", "--currency", "CHF", "--at", "2026-11-02T08:00:00Z", "--partial"],
+        ["fuel", "amend", "golf@20261101T080000Z", "--litres", "41.5"],
+        ["fuel", "void", "van@20261102T080000Z", "--reason", "typo"],
+        ["odometer", "add", "--vehicle", "golf", "--odometer", "12100", "--at", "2026-11-03T08:00:00Z"],
+        ["vehicles", "edit", "van", "--name", "Transit Custom"],
+    ]
+
+    static let refused: [([String], String)] = [
+        (["fuel", "add", "--vehicle", "golf", "--odometer", "13000", "--litres", "-5", "--price", "1", "--currency", "EUR"], "litres must be between 0 and 2000, got -5"),
+        (["fuel", "add", "--vehicle", "polo", "--odometer", "13000", "--litres", "5", "--price", "1", "--currency", "EUR"], "no vehicle \"polo\""),
+        (["fuel", "add", "--vehicle", "golf", "--odometer", "11000", "--litres", "5", "--price", "1", "--currency", "EUR", "--at", "2026-11-05T00:00:00Z"], "odometer going backwards"),
+        (["vehicles", "add", "polo", "--registration", "mxy42"], "registration mxy42 belongs to vehicle van"),
+        (["trips", "classify", "999", "business"], "no trip 999 in the index"),
+    ]
+
+    @Test(.timeLimit(.minutes(6))) func bothPathsWriteTheSameRecordsAndConcurrentWritersLoseNothing() async throws {
+        let direct = try Setup("gw-direct")
+        for args in Self.script {
+            let r = try direct.logbook(args)
+            #expect(r.status == 0, "\(args): \(r.err)")
+            #expect(r.out.contains("written to the journal; logbookd is not running"), "\(r.out)")
+        }
+        let viaDaemon = try Setup("gw-daemon")
+        try await viaDaemon.startDaemon()
+        for args in Self.script {
+            let r = try viaDaemon.logbook(args)
+            #expect(r.status == 0, "\(args): \(r.err)")
+            #expect(r.out.contains("through logbookd"), "\(r.out)")
+        }
+        let directEntries = try direct.entries()
+        #expect(directEntries.count == Self.script.count)
+        print("garage-write: \(directEntries.count) entries, e.g. \(directEntries[1])")
+
+        // Bad input: one line, exit 64, nothing written — on both paths.
+        for setup in [direct, viaDaemon] {
+            for (args, reason) in Self.refused {
+                let r = try setup.logbook(args)
+                #expect(r.status == 64 && r.err.contains(reason), "\(args): \(r.status) \(r.err)")
+            }
+        }
+        let before = try viaDaemon.entries().count
+
+        // Two CLI writers at once while the daemon records the replayed drive.
+        #expect(viaDaemon.recording())
+        let perWriter = 6
+        try await withThrowingTaskGroup(of: [Int32].self) { group in
+            for (vehicle, base) in [("golf", 20_000), ("van", 60_000)] {
+                group.addTask {
+                    try (0..<perWriter).map { i in
+                        try viaDaemon.logbook([
+                            "fuel", "add", "--vehicle", vehicle, "--odometer", String(base + 500 * i), "--litres", "30", "--price", "50",
+                            "--currency", "EUR", "--at", "2026-11-1\(i)T12:00:00Z",
+                        ]).status
+                    }
+                }
+            }
+            for try await statuses in group { #expect(statuses == Array(repeating: 0, count: perWriter)) }
+        }
+        #expect(viaDaemon.recording(), "the drive was still being recorded")
+        await viaDaemon.stop()
+
+        let daemonEntries = try viaDaemon.entries()
+        #expect(Array(daemonEntries.prefix(Self.script.count)) == directEntries, "both paths wrote the same records")
+        #expect(daemonEntries.count == before + 2 * perWriter)
+        print("garage-write: daemon path == direct path for \(directEntries.count) entries; \(2 * perWriter) concurrent writes during a recording, \(daemonEntries.count) entries in all")
+
+        // The journal verifies, and the index sees every fill-up.
+        let verify = try viaDaemon.logbook(["verify"])
+        #expect(verify.status == 0, "\(verify.out) \(verify.err)")
+        let stats = try viaDaemon.logbook(["stats", "--json"])
+        #expect(stats.status == 0, "\(stats.err)")
+        let doc = try #require(try JSONSerialization.jsonObject(with: Data(stats.out.utf8)) as? [String: Any])
+        #expect(doc["fill_ups"] as? Int == 1 + 2 * perWriter)  // golf's first; van's was voided
+        #expect(abs(((doc["total_spend"] as? [String: Any])?["EUR"] as? Double ?? 0) - 670.1) < 1e-9)
+        print("garage-write: stats after the writes: \(stats.out)")
+        let list = try viaDaemon.logbook(["fuel", "list", "--history"])
+        #expect(list.out.contains("golf@20261101T080000Z") && list.out.contains("changed"))
+        #expect(list.out.contains("void"))
+    }
+}
