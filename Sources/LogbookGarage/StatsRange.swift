@@ -26,7 +26,8 @@ public struct StatsRange: Sendable, Hashable {
         case "month": return StatsRange(name: name, since: GPSTime(nanoseconds: now.nanoseconds - 30 * day), until: end, bucket: .week)
         case "3months": return StatsRange(name: name, since: GPSTime(nanoseconds: now.nanoseconds - 91 * day), until: end, bucket: .week)
         case "year": return StatsRange(name: name, since: GPSTime(nanoseconds: now.nanoseconds - 365 * day), until: end, bucket: .month)
-        case "all": return StatsRange(name: name, since: nil, until: end, bucket: .year)
+        // No end: a GPS clock ahead of the wall clock (a week rollover) still counts.
+        case "all": return StatsRange(name: name, since: nil, until: GPSTime(nanoseconds: .max), bucket: .year)
         default: return nil
         }
     }

@@ -45,13 +45,18 @@ enum GarageAccess {
         let entry: GarageEntry
         do {
             entry = try command.draft(.object(request), now: now)
-            try IndexAccess.withIndex(settings) { index in
-                try load(index, settings: settings).check(entry) { (try? index.trip($0)) != nil }
+            if FileManager.default.fileExists(atPath: settings.journalDirectory) {
+                try IndexAccess.withIndex(settings) { index in
+                    try load(index, settings: settings).check(entry) { (try? index.trip($0)) != nil }
+                }
+            } else {
+                // The first write makes the journal: only the configured vehicles exist yet.
+                try Garage(configured: settings.daemon.vehicles, entries: []).check(entry) { _ in false }
             }
         } catch let problem as GarageProblem {
             throw CLIError.usage(problem.message)
         }
-        if let client = try? ControlClient(runtimeDirectory: paths.runtimeDirectory) {
+        if let client = try? ControlClient(socketPath: settings.daemon.controlSocketPath) {
             do {
                 let (reply, text) = try client.call(.object(request))
                 let sequence = UInt64(reply["seq"]?.doubleValue ?? 0)

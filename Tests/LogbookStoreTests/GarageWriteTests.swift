@@ -102,7 +102,7 @@ import Testing
     ]
 
     static let refused: [([String], String)] = [
-        (["fuel", "add", "--vehicle", "golf", "--odometer", "13000", "--litres", "-5", "--price", "1", "--currency", "EUR"], "litres must be between 0 and 2000, got -5"),
+        (["fuel", "add", "--vehicle", "golf", "--odometer", "13000", "--litres=-5", "--price", "1", "--currency", "EUR"], "litres must be between 0 and 2000, got -5"),
         (["fuel", "add", "--vehicle", "polo", "--odometer", "13000", "--litres", "5", "--price", "1", "--currency", "EUR"], "no vehicle \"polo\""),
         (["fuel", "add", "--vehicle", "golf", "--odometer", "11000", "--litres", "5", "--price", "1", "--currency", "EUR", "--at", "2026-11-05T00:00:00Z"], "odometer going backwards"),
         (["vehicles", "add", "polo", "--registration", "mxy42"], "registration mxy42 belongs to vehicle van"),
@@ -161,14 +161,17 @@ import Testing
         print("garage-write: daemon path == direct path for \(directEntries.count) entries; \(2 * perWriter) concurrent writes during a recording, \(daemonEntries.count) entries in all")
 
         // The journal verifies, and the index sees every fill-up.
-        let verify = try viaDaemon.logbook(["verify"])
+        let verify = try viaDaemon.logbook(["verify", "--state-dir", viaDaemon.dir.file("state")])
         #expect(verify.status == 0, "\(verify.out) \(verify.err)")
         let stats = try viaDaemon.logbook(["stats", "--json"])
         #expect(stats.status == 0, "\(stats.err)")
         let doc = try #require(try JSONSerialization.jsonObject(with: Data(stats.out.utf8)) as? [String: Any])
         #expect(doc["fill_ups"] as? Int == 1 + 2 * perWriter)  // golf's first; van's was voided
+        // The replayed drive's trip (its GPS clock reads 2029: the log predates a week rollover).
+        #expect((doc["total_distance_km"] as? Double ?? 0) > 5)
         #expect(abs(((doc["total_spend"] as? [String: Any])?["EUR"] as? Double ?? 0) - 670.1) < 1e-9)
         print("garage-write: stats after the writes: \(stats.out)")
+        print("garage-write: trips: \(try viaDaemon.logbook(["trips", "list"]).out)")
         let list = try viaDaemon.logbook(["fuel", "list", "--history"])
         #expect(list.out.contains("golf@20261101T080000Z") && list.out.contains("changed"))
         #expect(list.out.contains("void"))
