@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .executable(name: "logbookd", targets: ["logbookd"]),
         .executable(name: "logbook", targets: ["logbook"]),
+        .executable(name: "logbook-uplink", targets: ["logbook-uplink"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -78,6 +79,7 @@ let package = Package(
             dependencies: [
                 "LogbookCore", "LogbookConfig", "LogbookControl", "LogbookJournal", "LogbookDaemon", "LogbookStore",
                 "LogbookExport", "LogbookGarage",
+                "LogbookUplink", "LogbookPostgres",  // uplink status, verify --witness
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // A journal writer the crash tests kill -9 mid-stream.
@@ -116,6 +118,49 @@ let package = Package(
             dependencies: ["LogbookStore", "LogbookCore", "LogbookJournal", "LogbookTestSupport",
                            .product(name: "GRDB", package: "GRDB.swift"),
                            .product(name: "Logging", package: "swift-log")]),
+        // ── uplink: the journal to MQTT (Home Assistant) and PostgreSQL (issue 11) ──
+        .systemLibrary(
+            name: "CLogbookMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
+        .systemLibrary(name: "CLogbookPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        // Follower, cursors, sinks as Services, message and SQL building: no C library.
+        .target(
+            name: "LogbookUplink",
+            dependencies: [
+                "LogbookCore", "LogbookConfig", "LogbookJournal",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]),
+        // Adapters: the only importers of libmosquitto and libpq.
+        .target(name: "LogbookMQTT", dependencies: ["CLogbookMosquitto", "LogbookUplink"]),
+        .target(name: "LogbookPostgres", dependencies: ["CLogbookPQ", "LogbookUplink"]),
+        .executableTarget(
+            name: "logbook-uplink",
+            dependencies: [
+                "LogbookUplink", "LogbookMQTT", "LogbookPostgres", "LogbookConfig", "LogbookJournal", "LogbookCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+            ]),
+        // Writes the journal bench/uplink-bench.sh drains (figures printed by the script).
+        .executableTarget(
+            name: "logbook-uplink-bench",
+            dependencies: ["LogbookCore", "LogbookJournal", "LogbookTestSupport", .product(name: "Logging", package: "swift-log")]),
+        .testTarget(
+            name: "LogbookUplinkTests",
+            dependencies: [
+                "LogbookUplink", "LogbookMQTT", "LogbookPostgres", "LogbookJournal", "LogbookCore", "LogbookConfig",
+                "LogbookTestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+        // ── end uplink ──
+
+        // ── places ──
+        // Offline place names (the GeoNames bundle, memory-mapped) and named places. No C
+        // library, no Foundation: the daemon may use it.
+        .target(name: "LogbookPlaces", dependencies: ["LogbookCore"]),
+        .testTarget(name: "LogbookPlacesTests", dependencies: ["LogbookPlaces", "LogbookCore", "LogbookTestSupport"]),
 
         // ── garage: vehicles, fuel logs, economy, KPIs (issue 9) ──
         // Entry fields and their validation, the garage projection, economy and KPIs: pure

@@ -259,6 +259,32 @@ cli_member() {
   else fail cli-member "\`logbook status\` as e2emember: rc $rc: $(tr '\n' ' ' <<<"$out" | cut -c1-200)"; fi
 }
 
+# `systemctl reload` through real systemd while the trip runs: ExecReload sends SIGHUP, the
+# daemon re-reads the config (a new vehicle name here), same process, same trip.
+reload() {
+  local p0 p1 before after t0 d rc=0 _ line
+  p0=$(prop logbookd.service MainPID)
+  before=$(ct /usr/bin/python3 -c "$LIVE_TRIP" 2>/dev/null || true)
+  ct sed -i 's/^name = "E2E test car"/name = "E2E reloaded"/' /etc/logbook/logbookd.toml
+  t0=$(date +%s%N)
+  ct systemctl reload logbookd.service || rc=$?
+  d=$(ms_since "$t0")
+  for _ in $(seq 1 40); do
+    after=$(ct /usr/bin/python3 -c "$LIVE_TRIP" 2>/dev/null || true)
+    [[ $after == *"E2E reloaded" ]] && break
+    sleep 0.25
+  done
+  p1=$(prop logbookd.service MainPID)
+  line=$(ct journalctl -u logbookd.service --no-pager -o cat | grep -m1 'configuration reloaded' || true)
+  if [ "$rc" = 0 ] && [ "$p0" = "$p1" ] && [ "$(prop logbookd.service ActiveState)" = active ] \
+     && [ -n "$before" ] && [ "${before%% *}" = "${after%% *}" ] && [[ $after == *"E2E reloaded" ]] && [ -n "$line" ]; then
+    ok reload "systemctl reload took ${d} ms; same pid $p1; trip ${after%% *} goes on, vehicle now '${after#* }'; log: $line"
+  else
+    fail reload "rc=$rc after ${d} ms; pid $p0 -> $p1; trip before '$before' after '$after'; log: '${line:-none}'"
+  fi
+}
+LIVE_TRIP='import json; t = json.load(open("/run/logbook/live.json"))["trip"] or {}; print(t.get("id"), (t.get("vehicle") or {}).get("name"))'
+
 watchdog() {
   local n0 p0 n1 p1 st t0 _ d
   n0=$(prop logbookd.service NRestarts); p0=$(prop logbookd.service MainPID)
@@ -442,14 +468,14 @@ deb_purge() {
 preflight
 
 # Steps that need a running daemon; reported as FAIL "not run" when an earlier step broke.
-DAEMON_STEPS="status-text user gps-fixes trip-service control-socket cli-member index-root index-logbook index-member index-other watchdog journal-recovery stop cli-stopped index-after-stop journal-fields"
+DAEMON_STEPS="status-text user gps-fixes trip-service control-socket cli-member reload index-root index-logbook index-member index-other watchdog journal-recovery stop cli-stopped index-after-stop journal-fields"
 not_run() { local s; for s in $2; do fail "$s" "not run ($1)"; done; }
 if boot boot; then
   if install_units; then
     logind_delay; gps_replay
     if start_target; then
       status_text; run_user; gps_fixes; trip_service; control_socket; cli_member
-      index_root; index_logbook; index_member; index_other
+      reload; index_root; index_logbook; index_member; index_other
       watchdog; journal_recovery; stop_service; cli_stopped; index_after_stop; journal_fields
     else not_run "start failed" "$DAEMON_STEPS"; fi
   else not_run "install failed" "logind-delay gps-replay start $DAEMON_STEPS"; fi

@@ -8,6 +8,10 @@ public struct LiveState: Sendable, Equatable {
     /// Wall-clock time of the update.
     public var updatedAt: GPSTime = GPSTime(nanoseconds: 0)
     public var gps = GPSBlock()
+    /// The privacy zone the car is in: then `gps` carries no position, speed or heading.
+    public var inPrivacyZone: String?
+    /// Whether the journal is writing, or holding records in memory (a full disk).
+    public var journal = JournalBlock()
     /// The trip being recorded, nil when idle.
     public var trip: TripBlock?
     /// The last ended trip, for 60 s after it ended.
@@ -33,6 +37,33 @@ public struct LiveState: Sendable, Equatable {
         public init() {}
     }
 
+    /// The journal's health. While `status` is not "ok" the daemon keeps recording into a
+    /// bounded in-memory buffer and retries every commit interval; nothing is lost until the
+    /// buffer is full (then points are dropped and counted, trip ends still kept).
+    public struct JournalBlock: Sendable, Equatable {
+        /// "ok", "disk full" (no space for the next commit) or "error" (an I/O error).
+        public var status = "ok"
+        /// Records (a record holds up to 1,024 points) waiting in memory for the disk.
+        public var pendingRecords = 0
+        /// Their size as they will be written, bytes, and the most the buffer holds.
+        public var pendingBytes = 0
+        public var bufferBytes = 0
+        /// Points dropped because the buffer was full (since the daemon started).
+        public var droppedPoints = 0
+        /// The last error, while it lasts.
+        public var error: String?
+        public init() {}
+
+        /// The one-line form for `STATUS=` and `logbook status`, nil when all is well.
+        public var problem: String? {
+            guard status != "ok" else { return nil }
+            let used = bufferBytes > 0 ? Int((Double(pendingBytes) / Double(bufferBytes) * 100).rounded(.up)) : 0
+            var s = "journal: \(status), \(min(used, 100)) % of the memory buffer used"
+            if droppedPoints > 0 { s += ", \(droppedPoints) points dropped" }
+            return s
+        }
+    }
+
     /// A trip's summary as the live state shows it.
     public struct TripBlock: Sendable, Equatable {
         public var id: TripID
@@ -48,11 +79,14 @@ public struct LiveState: Sendable, Equatable {
         public var points: Int
         public var endedAt: GPSTime?
         public var endReason: String?
+        /// Where the trip began, when the daemon knows a name for it (the privacy zone it left).
+        public var startPlace: String?
 
         public init(
             id: TripID, active: Bool, vehicle: Vehicle?, startedAt: GPSTime?, startReason: String,
             durationSeconds: Double, distanceMeters: Double, speed: Double?, maxSpeed: Double,
-            averageSpeed: Double, points: Int, endedAt: GPSTime? = nil, endReason: String? = nil
+            averageSpeed: Double, points: Int, endedAt: GPSTime? = nil, endReason: String? = nil,
+            startPlace: String? = nil
         ) {
             self.id = id
             self.active = active
@@ -67,6 +101,7 @@ public struct LiveState: Sendable, Equatable {
             self.points = points
             self.endedAt = endedAt
             self.endReason = endReason
+            self.startPlace = startPlace
         }
     }
 }
@@ -79,6 +114,8 @@ extension LiveState {
             ("seq", .number(Double(seq))),
             ("updated_at", .string(updatedAt.description)),
             ("gps", gps.json),
+            ("in_privacy_zone", .string(inPrivacyZone)),
+            ("journal", journal.json),
             ("trip", trip?.json ?? .null),
             ("last_trip", lastTrip?.json ?? .null),
         ])
@@ -103,6 +140,19 @@ extension LiveState.GPSBlock {
     }
 }
 
+extension LiveState.JournalBlock {
+    public var json: JSONValue {
+        .object([
+            ("status", .string(status)),
+            ("pending_records", .number(Double(pendingRecords))),
+            ("pending_bytes", .number(Double(pendingBytes))),
+            ("buffer_bytes", .number(Double(bufferBytes))),
+            ("dropped_points", .number(Double(droppedPoints))),
+            ("error", .string(error)),
+        ])
+    }
+}
+
 extension LiveState.TripBlock {
     public var json: JSONValue {
         var members: [(String, JSONValue)] = [
@@ -117,6 +167,7 @@ extension LiveState.TripBlock {
             ("max_speed_mps", .number(maxSpeed)),
             ("avg_speed_mps", .number(averageSpeed)),
             ("points", .number(Double(points))),
+            ("start_place", .string(startPlace)),
         ]
         if !active {
             members.append(("ended_at", .string(endedAt?.description)))

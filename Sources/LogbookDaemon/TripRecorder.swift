@@ -10,18 +10,23 @@ internal import Logging
 struct TripRecorder {
     private(set) var engine: TripEngine
     private let journal: JournalWriter
-    private let configuration: DaemonConfiguration
+    private var configuration: DaemonConfiguration
     private let logger: Logger
     private let bootID: String
     /// The open trip's id and vehicle.
     private(set) var current: (id: TripID, vehicle: String?)?
+    /// The privacy zone the open trip began in, if any (the live state's `start_place`).
+    private var startPlace: String?
+    /// Whether the open trip has a point in the journal yet.
+    private var recordedPoint = false
     /// The last ended trip, shown for 60 s.
     private(set) var lastTrip: LiveState.TripBlock?
     private var lastTripShownUntil = MonotonicInstant.zero
     private var lastFixTime: GPSTime?
     /// Appends that failed (disk full, I/O error): the live state and the log show them.
     private(set) var journalErrors = 0
-    let hooks: HookRunner?
+    private var appendErrorLog = LogRateLimiter(interval: .seconds(60))
+    private(set) var hooks: HookRunner?
 
     init(configuration: DaemonConfiguration, journal: JournalWriter, logger: Logger, bootID: String) {
         self.engine = TripEngine(configuration: configuration.trip)
@@ -29,12 +34,24 @@ struct TripRecorder {
         self.configuration = configuration
         self.logger = logger
         self.bootID = bootID
-        hooks =
-            configuration.hookOnTripStart == nil && configuration.hookOnTripEnd == nil
-            ? nil
-            : HookRunner(
-                onStart: configuration.hookOnTripStart, onEnd: configuration.hookOnTripEnd,
-                timeout: configuration.hookTimeout, logger: logger)
+        hooks = Self.hookRunner(configuration, logger: logger)
+    }
+
+    /// A reload: new vehicles, thresholds and hooks; the open trip, its id and figures stay.
+    /// Hooks already running finish under the runner that started them.
+    mutating func reconfigure(_ new: DaemonConfiguration) {
+        engine.reconfigure(new.trip)
+        if new.hookOnTripStart != configuration.hookOnTripStart || new.hookOnTripEnd != configuration.hookOnTripEnd
+            || new.hookTimeout != configuration.hookTimeout
+        {
+            hooks = Self.hookRunner(new, logger: logger)
+        }
+        configuration = new
+    }
+
+    private static func hookRunner(_ c: DaemonConfiguration, logger: Logger) -> HookRunner? {
+        guard c.hookOnTripStart != nil || c.hookOnTripEnd != nil else { return nil }
+        return HookRunner(onStart: c.hookOnTripStart, onEnd: c.hookOnTripEnd, timeout: c.hookTimeout, logger: logger)
     }
 
     /// Feeds one event to the engine and records what it decides.
@@ -54,6 +71,8 @@ struct TripRecorder {
         case .start(let info):
             let id = journal.nextTripID()
             current = (id, info.vehicle)
+            startPlace = nil
+            recordedPoint = false
             append(.tripStarted(TripStarted(
                 id: id, vehicleID: info.vehicle, reason: info.reason.rawValue, gpsTime: info.gpsTime,
                 monotonicNanoseconds: info.startedAt.nanoseconds, bootID: bootID)))
@@ -64,6 +83,7 @@ struct TripRecorder {
             ]))
         case .point(let p):
             guard let id = current?.id else { return }
+            recordedPoint = true
             append(.points(id, [p]))
         case .gap(let gap):
             guard let id = current?.id else { return }
@@ -77,6 +97,18 @@ struct TripRecorder {
             guard let id = current?.id else { return }
             if let vehicle { current = (id, vehicle) }
             logger.info("trip adopted", metadata: tripMetadata(id, ["reason": "\(reason.rawValue)", "vehicle": "\(vehicle ?? "-")"]))
+        case .privacyZone(let crossing):
+            guard let id = current?.id else { return }
+            // Left before any point was recorded: the trip began inside the zone.
+            if !crossing.entered, !recordedPoint { startPlace = crossing.zone }
+            // A signal record names the zone in the journal (no position: the edge point
+            // that follows is outside it).
+            append(.signal(SignalEvent(
+                source: "privacy-zone:\(crossing.zone)", vehicleID: current?.vehicle, on: crossing.entered,
+                gpsTime: crossing.time, monotonicNanoseconds: now.nanoseconds)))
+            logger.info(
+                crossing.entered ? "trip entered a privacy zone" : "trip left a privacy zone",
+                metadata: tripMetadata(id, ["zone": "\(crossing.zone)"]))
         case .end(let info):
             guard let id = current?.id else { return }
             let s = info.summary
@@ -102,6 +134,7 @@ struct TripRecorder {
             lastTrip = block(id: id, s, active: false)
             lastTripShownUntil = now.advanced(bySeconds: 60)
             current = nil
+            startPlace = nil
         }
     }
 
@@ -110,7 +143,10 @@ struct TripRecorder {
             try journal.append(record)
         } catch {
             journalErrors += 1
-            logger.error("journal append failed", metadata: ["error": "\(error)"])
+            // Once a minute at most: a full buffer refuses a point every second.
+            if let held = appendErrorLog.admit() {
+                logger.error("journal append refused", metadata: ["error": "\(error)", "suppressed": "\(held)"])
+            }
         }
     }
 
@@ -128,7 +164,7 @@ struct TripRecorder {
             startedAt: s.startedAt, startReason: s.startReason.rawValue, durationSeconds: s.durationSeconds,
             distanceMeters: s.distanceMeters, speed: s.speedMetersPerSecond, maxSpeed: s.maxSpeedMetersPerSecond,
             averageSpeed: s.averageSpeedMetersPerSecond, points: s.points, endedAt: s.endedAt,
-            endReason: s.endReason?.rawValue)
+            endReason: s.endReason?.rawValue, startPlace: startPlace)
     }
 
     private func hookEnvironment(_ id: TripID, vehicle: String?, _ extra: [String: String]) -> [String: String] {

@@ -6,7 +6,7 @@
 /// and their sequence numbers are then reused for other records. The chain head tells the
 /// two apart: a projection that stored a position can check that the journal still holds the
 /// same record there before it trusts what it built from it.
-public struct JournalPosition: Sendable, Hashable {
+public struct TailPosition: Sendable, Hashable {
     /// The last sequence number consumed (0: none).
     public var sequence: UInt64
     /// SHA-256 chain head after that record (empty for sequence 0).
@@ -19,7 +19,7 @@ public struct JournalPosition: Sendable, Hashable {
     }
 
     /// Before the first record.
-    public static let start = JournalPosition(sequence: 0, chainHead: [])
+    public static let start = TailPosition(sequence: 0, chainHead: [])
 }
 
 /// Follows a journal's tail for projections (the index, live views): each ``poll(upTo:maxEntries:)``
@@ -35,7 +35,7 @@ public struct JournalTail: Sendable {
     public private(set) var lastSequence: UInt64
     /// The chain head after ``lastSequence``, once the record ending there has been read
     /// (nil before the first poll, or when no readable record ends there).
-    public private(set) var position: JournalPosition?
+    public private(set) var position: TailPosition?
     /// User records decoded so far, delivered or skipped (what catching up really cost).
     public private(set) var recordsRead = 0
 
@@ -44,15 +44,15 @@ public struct JournalTail: Sendable {
     /// The counted end of the segment before ``segment``, for its link check (when known).
     private var expectedPrevious: UInt64?
     /// The position a resumed tail must find before it delivers anything.
-    private var pendingCheck: JournalPosition?
+    private var pendingCheck: TailPosition?
 
     /// The journal does not hold the record a resumed tail expected: it was replaced (a power
     /// cut lost it and the number was reused), or the journal is another one.
     public struct PositionMismatch: Error, Sendable, CustomStringConvertible {
         /// The position that was expected.
-        public var expected: JournalPosition
+        public var expected: TailPosition
         /// What the journal holds there (nil: no readable record ends at that sequence).
-        public var found: JournalPosition?
+        public var found: TailPosition?
         public var description: String {
             "the journal no longer holds the record at sequence \(expected.sequence)"
                 + (found == nil ? " (it ends earlier or a record spans it)" : " (different chain head)")
@@ -69,7 +69,7 @@ public struct JournalTail: Sendable {
 
     /// Resumes after `position`: the first poll throws ``PositionMismatch`` unless the record
     /// ending at `position.sequence` is still there with the same chain head.
-    public init(directory: String, resumingAfter position: JournalPosition) {
+    public init(directory: String, resumingAfter position: TailPosition) {
         self.init(directory: directory, after: position.sequence)
         if position.sequence > 0 { pendingCheck = position }
     }
@@ -96,7 +96,7 @@ public struct JournalTail: Sendable {
                 let headAfter = i + 1 < records.count ? records[i + 1].headBefore : visit.contents.head
                 if end < lastSequence { continue }
                 if end == lastSequence {
-                    position = JournalPosition(sequence: end, chainHead: headAfter)
+                    position = TailPosition(sequence: end, chainHead: headAfter)
                     continue
                 }
                 if let check = pendingCheck {
@@ -108,12 +108,12 @@ public struct JournalTail: Sendable {
                     pendingCheck = nil
                 }
                 guard r.sequence == lastSequence &+ 1 else {
-                    mismatch = PositionMismatch(expected: JournalPosition(sequence: lastSequence, chainHead: []), found: nil)
+                    mismatch = PositionMismatch(expected: TailPosition(sequence: lastSequence, chainHead: []), found: nil)
                     return false
                 }
                 out.append(JournalEntry(sequence: r.sequence, record: record))
                 lastSequence = end
-                position = JournalPosition(sequence: end, chainHead: headAfter)
+                position = TailPosition(sequence: end, chainHead: headAfter)
             }
             // A segment that is followed by another never grows: start after it next time.
             if visit.followed, visit.contents.lastSequence <= lastSequence {
@@ -136,16 +136,16 @@ public struct JournalTail: Sendable {
 
     /// The position of the record ending at `sequence`: its chain head, read from the segment
     /// holding it. Nil when no readable record ends exactly there.
-    public static func position(at sequence: UInt64, in directory: String) throws -> JournalPosition? {
+    public static func position(at sequence: UInt64, in directory: String) throws -> TailPosition? {
         if sequence == 0 { return .start }
         let fs = PosixFileSystem()
-        var found: JournalPosition?
+        var found: TailPosition?
         let start = JournalReader.segment(holding: sequence, in: try fs.list(directory))
         try JournalReader.walkSegments(fs: fs, directory: directory, limit: sequence, startingAt: start) { visit in
             let records = visit.contents.records
             for (i, r) in records.enumerated() {
                 guard case .user(let record) = r.record, r.sequence &+ record.sequenceCount &- 1 == sequence else { continue }
-                found = JournalPosition(sequence: sequence, chainHead: i + 1 < records.count ? records[i + 1].headBefore : visit.contents.head)
+                found = TailPosition(sequence: sequence, chainHead: i + 1 < records.count ? records[i + 1].headBefore : visit.contents.head)
                 return false
             }
             return true

@@ -117,16 +117,16 @@ extension TripIndex {
     /// The journal no longer holds the record at `state`: go back to the newest remembered
     /// position it still holds (or to the start) and read on from there.
     /// Nil when another process changed the index meanwhile (catch up again).
-    private func rollBack(from state: JournalPosition, progress: ((IndexProgress) -> Void)?) throws(TripIndexError) -> CatchUpReport? {
+    private func rollBack(from state: TailPosition, progress: ((IndexProgress) -> Void)?) throws(TripIndexError) -> CatchUpReport? {
         let candidates = try mapping {
             try pool.read { db in
                 try Row.fetchAll(db, sql: "SELECT seq, chain_head FROM positions WHERE seq < ? ORDER BY seq DESC", arguments: [Int64(bitPattern: state.sequence)])
-                    .map { JournalPosition(sequence: UInt64(bitPattern: $0[0]), chainHead: [UInt8]($0[1] as Data)) }
+                    .map { TailPosition(sequence: UInt64(bitPattern: $0[0]), chainHead: [UInt8]($0[1] as Data)) }
             }
         }
-        var target = JournalPosition.start
+        var target = TailPosition.start
         for c in candidates {
-            let found: JournalPosition?
+            let found: TailPosition?
             do { found = try JournalTail.position(at: c.sequence, in: journalDirectory) } catch {
                 throw .journal("\(journalDirectory): \(error)")
             }
@@ -142,7 +142,7 @@ extension TripIndex {
     /// so that no trip is cut in two), then reads the journal on from there. Nil when the
     /// index no longer ends at `expecting` (another process changed it meanwhile).
     private func reset(
-        to target: JournalPosition, expecting: JournalPosition? = nil, progress: ((IndexProgress) -> Void)?
+        to target: TailPosition, expecting: TailPosition? = nil, progress: ((IndexProgress) -> Void)?
     ) throws(TripIndexError) -> CatchUpReport? {
         let estimatedEnd = Self.estimatedEnd(of: journalDirectory)
         var report = CatchUpReport()
@@ -203,18 +203,18 @@ extension TripIndex {
         return UInt64(p)
     }
 
-    static func state(_ db: Database) throws -> JournalPosition {
+    static func state(_ db: Database) throws -> TailPosition {
         guard let row = try Row.fetchOne(db, sql: "SELECT indexed_through_seq, chain_head FROM index_state WHERE id = 1") else {
             throw TripIndexError.damaged("index_state is empty")
         }
         let seq: Int64 = row[0]
         let head: Data = row[1]
-        return JournalPosition(sequence: UInt64(bitPattern: seq), chainHead: [UInt8](head))
+        return TailPosition(sequence: UInt64(bitPattern: seq), chainHead: [UInt8](head))
     }
 
     /// Stores the fingerprint, and remembers it among the rollback positions (kept at least
     /// 32 sequence numbers apart below the newest two, at most 64).
-    static func setState(_ db: Database, _ p: JournalPosition) throws {
+    static func setState(_ db: Database, _ p: TailPosition) throws {
         let seq = Int64(bitPattern: p.sequence)
         try db.execute(sql: "UPDATE index_state SET indexed_through_seq = ?, chain_head = ? WHERE id = 1", arguments: [seq, Data(p.chainHead)])
         try db.execute(sql: "INSERT OR REPLACE INTO positions VALUES (?, ?)", arguments: [seq, Data(p.chainHead)])

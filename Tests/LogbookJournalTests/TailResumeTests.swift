@@ -66,7 +66,7 @@ import Testing
         var refused = JournalTail(directory: dir.journal, resumingAfter: forged)
         #expect(throws: JournalTail.PositionMismatch.self) { try refused.poll() }
         // A resume point beyond the end, or inside a points record, is refused too.
-        var beyond = JournalTail(directory: dir.journal, resumingAfter: JournalPosition(sequence: end + 1_000_000, chainHead: position.chainHead))
+        var beyond = JournalTail(directory: dir.journal, resumingAfter: TailPosition(sequence: end + 1_000_000, chainHead: position.chainHead))
         #expect(throws: JournalTail.PositionMismatch.self) { try beyond.poll() }
         let points = try #require(all.first { ($0.record.pointCount ?? 0) > 1 })
         #expect(try JournalTail.position(at: points.sequence, in: dir.journal) == nil)
