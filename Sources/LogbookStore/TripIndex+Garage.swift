@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+internal import Foundation
 internal import GRDB
 public import LogbookCore
 
@@ -21,6 +22,21 @@ extension TripIndex {
                 var out: [String: Double] = [:]
                 for row in try Row.fetchAll(db, sql: sql + " GROUP BY 1", arguments: arguments) { out[row[0]] = row[1] }
                 return out
+            }
+        }
+    }
+}
+
+extension TripIndex {
+    /// The journal position the index has read through: the last sequence and the chain head
+    /// after it (what a report made from the index is sealed with).
+    public func indexedPosition() throws(TripIndexError) -> (sequence: UInt64, chainHead: [UInt8]) {
+        try mapping {
+            try pool.read { db in
+                let row = try Row.fetchOne(db, sql: "SELECT indexed_through_seq, chain_head FROM index_state WHERE id = 1")
+                let seq: Int64 = row?[0] ?? 0
+                let head: [UInt8] = (row?[1] as Data?).map { Array($0) } ?? []
+                return (UInt64(bitPattern: seq), head)
             }
         }
     }

@@ -8,7 +8,7 @@ struct LogbookCommand: AsyncParsableCommand {
         abstract: "Read and manage the trips logbookd records.",
         subcommands: [
             StatusCommand.self, WatchCommand.self, TripCommand.self, TripsCommand.self, ReindexCommand.self, VerifyCommand.self,
-            UplinkCommand.self, VehiclesCommand.self, FuelCommand.self, OdometerCommand.self, StatsCommand.self,
+            UplinkCommand.self, VehiclesCommand.self, FuelCommand.self, OdometerCommand.self, StatsCommand.self, ReportCommand.self,
         ]
     )
 
