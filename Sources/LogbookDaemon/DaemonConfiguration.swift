@@ -51,6 +51,9 @@ public struct DaemonConfiguration: Sendable {
     /// to close; `logind_bus` is a D-Bus address instead of the system bus (tests).
     public var logindInhibitor = true
     public var logindBusAddress: String?
+    /// The file this configuration was read from, if any (children such as the dashboard
+    /// refresh get it as `LOGBOOKD_CONFIG`).
+    public var configFile: String?
 
     public init() {}
 
@@ -100,6 +103,7 @@ public struct DaemonConfiguration: Sendable {
         if let v = environment["LOGBOOKD_GPSD"], env["LOGBOOKD_GPSD_ADDRESS"] == nil { env["LOGBOOKD_GPSD_ADDRESS"] = v }
         var reader = ConfigReader(root: root, file: source, environment: env)
         var config = DaemonConfiguration()
+        config.configFile = source
         try config.read(&reader)
         config.debugStallSignal = environment["LOGBOOKD_DEBUG_STALL_SIGNAL"] == "1"
         if let text = environment["LOGBOOKD_DEBUG_CLOCK_SCALE"] {

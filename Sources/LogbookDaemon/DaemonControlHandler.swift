@@ -14,6 +14,8 @@ struct DaemonControlHandler: ControlHandler {
     /// The configuration in force (vehicles change on a reload).
     let configuration: ConfigurationCell
     let journal: JournalWriter
+    /// Rewrites dashboard.json after a garage entry (nil without a `logbook` beside us).
+    let dashboard: DashboardRefresher?
 
     var commands: [ControlCommand] { ControlCommand.builtIn + ControlCommand.garage }
 
@@ -67,6 +69,7 @@ struct DaemonControlHandler: ControlHandler {
         do {
             let sequence = try journal.append(.entry(UserEntry(entry, recordedAt: now)))
             try await journal.waitDurable(sequence)
+            dashboard?.request()
             return .success(.object([
                 ("ok", .bool(true)), ("seq", .number(Double(sequence))), ("type", .string(entry.type)),
                 ("action", .string(entry.action.rawValue)), ("subject", .string(entry.subject)),

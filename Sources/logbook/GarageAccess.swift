@@ -67,6 +67,12 @@ enum GarageAccess {
         }
         do {
             let sequences = try await GarageEntryJournal.append([entry], recordedAt: now, configuration: settings.daemon)
+            // No daemon to do it: this command rewrites dashboard.json (a failure is only noted).
+            do {
+                try Dashboard.refresh(settings)
+            } catch {
+                IndexAccess.note("dashboard.json not updated: \(error)")
+            }
             return Written(entry: entry, sequence: sequences.first ?? 0, throughDaemon: false, reply: nil)
         } catch {
             throw CLIError.problem(error.description)

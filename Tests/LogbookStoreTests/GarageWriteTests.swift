@@ -124,6 +124,9 @@ import Testing
             #expect(r.out.contains("through logbookd"), "\(r.out)")
         }
         let directEntries = try direct.entries()
+        // With no daemon, the writing command rewrote dashboard.json itself.
+        let directBoard = try #require(readJSONFile(direct.dir.file("run/dashboard.json")))
+        #expect(directBoard["schema"] as? Int == 1 && directBoard["fill_ups"] as? Int == 1)
         #expect(directEntries.count == Self.script.count)
         print("garage-write: \(directEntries.count) entries, e.g. \(directEntries[1])")
 
@@ -153,6 +156,20 @@ import Testing
             for try await statuses in group { #expect(statuses == Array(repeating: 0, count: perWriter)) }
         }
         #expect(viaDaemon.recording(), "the drive was still being recorded")
+        let written = ContinuousClock.now
+        let board = try await Self.waitForDashboard(viaDaemon) { ($0["fill_ups"] as? Int) == 1 + 2 * perWriter }
+        print("garage-dashboard: fill-ups in dashboard.json \(written.duration(to: .now)) after the last write")
+        #expect(board != nil, "dashboard.json caught up within 10 s of a fuel write")
+
+        // A trip end: the supply goes off and the trip is stopped; the dashboard shows its distance.
+        try "0\n".write(toFile: viaDaemon.dir.file("sys/class/power_supply/ACAD/online"), atomically: true, encoding: .utf8)
+        let stop = try viaDaemon.logbook(["trip", "stop", "--json", "--runtime-dir", viaDaemon.dir.file("run")])
+        let stopped = ContinuousClock.now
+        let ended = try JSONSerialization.jsonObject(with: Data(stop.out.utf8)) as? [String: Any]
+        let metres = try #require((ended?["trip"] as? [String: Any])?["distance_m"] as? Double, "\(stop.out) \(stop.err)")
+        let afterEnd = try await Self.waitForDashboard(viaDaemon) { abs(($0["total_distance_km"] as? Double ?? 0) - metres / 1000) < 0.0011 }
+        print("garage-dashboard: trip end (\(metres) m) in dashboard.json \(stopped.duration(to: .now)) after it")
+        #expect(afterEnd != nil, "dashboard.json shows the ended trip within 10 s")
         await viaDaemon.stop()
 
         let daemonEntries = try viaDaemon.entries()
@@ -177,6 +194,16 @@ import Testing
         #expect(list.out.contains("void"))
 
         try await checkReport(viaDaemon)
+    }
+
+    /// dashboard.json once `ready` holds, polled for up to 10 s; nil if it never does.
+    static func waitForDashboard(_ s: Setup, _ ready: ([String: Any]) -> Bool) async throws -> [String: Any]? {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while ContinuousClock.now < deadline {
+            if let doc = readJSONFile(s.dir.file("run/dashboard.json")), ready(doc) { return doc }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        return nil
     }
 
     /// Classifies the recorded trip (no daemon now: the direct path), then the yearly report:
