@@ -47,6 +47,9 @@ public struct DaemonConfiguration: Sendable {
     public var hookOnTripStart: String?
     public var hookOnTripEnd: String?
     public var hookTimeout: Double = 30
+    /// `[hooks] on_service_due`: run by `logbook dashboard refresh` when a service task
+    /// becomes due (logbookd runs that refresh after trip ends and garage writes).
+    public var hookOnServiceDue: String?
     /// `[shutdown]`: take a logind "delay" inhibitor lock so a shutdown waits for the trip
     /// to close; `logind_bus` is a D-Bus address instead of the system bus (tests).
     public var logindInhibitor = true
@@ -135,6 +138,7 @@ public struct DaemonConfiguration: Sendable {
         if let s = try r.string("control.group") { controlGroup = s.isEmpty ? nil : s }
         hookOnTripStart = try r.string("hooks.on_trip_start")
         hookOnTripEnd = try r.string("hooks.on_trip_end")
+        hookOnServiceDue = try r.string("hooks.on_service_due")
         if let d = try r.double("hooks.timeout_s", in: 0.1...3600) { hookTimeout = d }
         if let b = try r.bool("shutdown.logind_inhibitor") { logindInhibitor = b }
         logindBusAddress = try r.string("shutdown.logind_bus")

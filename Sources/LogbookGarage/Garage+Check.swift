@@ -51,10 +51,14 @@ extension Garage {
             guard let n = UInt64(entry.subject), tripExists(TripID(n)) else {
                 throw GarageProblem("unknown_trip", "no trip \(entry.subject) in the index")
             }
+        case ("service", _), ("service.done", _):
+            try checkService(entry)
         default:
             throw .bad("unknown entry \(entry.type) \(entry.action.rawValue)")
         }
     }
+
+    func checkActiveVehicle(_ id: String) throws(GarageProblem) { _ = try activeVehicle(id) }
 
     private func activeVehicle(_ id: String) throws(GarageProblem) -> GarageVehicle {
         guard let v = vehicle(id) else {

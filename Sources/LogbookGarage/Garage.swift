@@ -13,12 +13,14 @@ public struct Garage: Sendable {
     public private(set) var fuelLogs: [FuelLog] = []
     public private(set) var readings: [OdometerReading] = []
     public private(set) var classifications: [TripID: TripClassification] = [:]
+    /// Service tasks, removed ones included.
+    public internal(set) var services: [ServiceTask] = []
     /// Entries that could not be applied (an amendment of nothing, a fuel log missing fields):
     /// shown, never silently dropped.
-    public private(set) var ignored: [RecordedGarageEntry] = []
+    public internal(set) var ignored: [RecordedGarageEntry] = []
 
     /// The entry types this projection reads from the index.
-    public static let entryTypes = ["vehicle", "fuel", "odometer", "trip.class"]
+    public static let entryTypes = ["vehicle", "fuel", "odometer", "trip.class", "service", "service.done"]
 
     /// - Parameters:
     ///   - configured: the `[[vehicle]]` tables of the configuration file. An entry in the
@@ -53,6 +55,7 @@ public struct Garage: Sendable {
             } else {
                 ignored.append(recorded)
             }
+        case "service", "service.done": applyService(recorded)
         case "trip.class":
             guard let n = UInt64(e.subject), let f = e.fields.members, let c = f["class"]?.stringValue else { return ignored.append(recorded) }
             let id = TripID(n)

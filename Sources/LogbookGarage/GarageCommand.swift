@@ -36,6 +36,9 @@ public struct GarageCommand: Sendable {
         GarageCommand(
             name: "odometer.add", type: "odometer", action: .add, subjectField: nil, required: ["vehicle", "odometer_km"],
             fields: GarageFields.odometer),
+        GarageCommand(name: "service.add", type: "service", action: .add, subjectField: "task", required: ["vehicle", "name"], fields: GarageFields.service),
+        GarageCommand(name: "service.remove", type: "service", action: .void, subjectField: "task", required: [], fields: GarageFields.void),
+        GarageCommand(name: "service.done", type: "service.done", action: .add, subjectField: nil, required: ["task"], fields: GarageFields.serviceDone),
     ]
 
     /// The command named `name`.
@@ -96,7 +99,10 @@ public struct GarageCommand: Sendable {
         let has = { (key: String) in present.contains(key) }
         if action == .amend, stored.isEmpty { throw .bad("\(name) needs at least one field to change") }
         if has("lat") != has("lon") { throw .bad("lat and lon go together") }
-        if action == .add, type == "fuel" || type == "odometer" {
+        if action == .add, type == "service", !has("every_km"), !has("every_months") {
+            throw .bad("a service task needs every_km and/or every_months")
+        }
+        if action == .add, type == "fuel" || type == "odometer" || type == "service.done" {
             if !has("at") { stored.insert(("at", .string(ISO8601.format(now))), at: 1) }
         }
         if action == .add, type == "fuel" {
@@ -108,7 +114,7 @@ public struct GarageCommand: Sendable {
 
     /// A fuel log's or reading's id: `<vehicle>@<compact UTC time>`, e.g. `golf@20261123T093000Z`.
     private func makeSubject(_ stored: [(String, JSONValue)]) -> String {
-        let vehicle = stored.first { $0.0 == "vehicle" }?.1.stringValue ?? "?"
+        let vehicle = stored.first { $0.0 == "vehicle" || $0.0 == "task" }?.1.stringValue ?? "?"
         let at = stored.first { $0.0 == "at" }?.1.stringValue ?? ""
         let compact = String(at.unicodeScalars.filter { $0 != "-" && $0 != ":" }.map(Character.init))
         return vehicle + "@" + compact

@@ -48,5 +48,22 @@ public enum GarageFields {
         GarageField("destination", .text(maxLength: 200)),
     ]
 
+    public static let service: [GarageField] = [
+        GarageField("vehicle", .id),
+        GarageField("name", .text(maxLength: 80)),
+        GarageField("every_km", .number(1...1_000_000)),
+        GarageField("every_months", .integer(1...240)),
+        GarageField("last_done_at", .time),
+        GarageField("last_done_km", .number(0...10_000_000)),
+        GarageField("note", .text(maxLength: 500)),
+    ]
+
+    public static let serviceDone: [GarageField] = [
+        GarageField("task", .id),
+        GarageField("at", .time),
+        GarageField("odometer_km", .number(0...10_000_000)),
+        GarageField("note", .text(maxLength: 500)),
+    ]
+
     public static let void: [GarageField] = [GarageField("reason", .text(maxLength: 200))]
 }

@@ -21,8 +21,22 @@ struct StatsCommand: AsyncParsableCommand {
     func run() async throws {
         try await withExitCodes {
             let settings = try ReaderSettings.load(paths)
-            let stats = try Self.compute(settings, range: range, vehicle: vehicle, now: GarageAccess.wallClock())
-            print(json ? stats.json.serialized : StatsText.render(stats, units: settings.units))
+            let now = GarageAccess.wallClock()
+            let stats = try Self.compute(settings, range: range, vehicle: vehicle, now: now)
+            let due = try IndexAccess.withIndex(settings) { index in
+                try ServiceCommand.due(index, try GarageAccess.load(index, settings: settings), now: now)
+            }.filter { vehicle == nil || $0.task.vehicle == vehicle }
+            if json {
+                guard case .object(let members) = stats.json else { return }
+                print(JSONValue.object(members + [("service", .array(due.map(\.json)))]).serialized)
+            } else {
+                print(StatsText.render(stats, units: settings.units))
+                let pending = due.filter { $0.state == .overdue || $0.state == .dueSoon }
+                if !pending.isEmpty {
+                    print("\nService due:")
+                    for d in pending { print("  \(d.task.vehicle)  \(d.task.name)  \(d.state.rawValue)\(d.dueAt.map { " (by " + String(ISO8601.format($0).prefix(10)) + ")" } ?? "")") }
+                }
+            }
         }
     }
 

@@ -68,3 +68,23 @@ import Testing
 extension JSONValue {
     var arrayValues: [JSONValue] { if case .array(let a) = self { a } else { [] } }
 }
+
+@Suite struct ServiceDueTests {
+    static func task(km: Double?, months: Int?, lastAt: String, lastKm: Double?) throws -> ServiceTask {
+        ServiceTask(id: "t", vehicle: "golf", name: "Oil", everyKm: km, everyMonths: months, lastDoneAt: ISO8601.parse(lastAt), lastDoneKm: lastKm, removed: false, history: [])
+    }
+
+    // (every km, every months, last done, last km, odometer now, expected state, due at)
+    @Test(arguments: [
+        (15_000.0, 12, "2026-01-31T08:00:00Z", 10_000.0, 20_000.0, "ok", "2027-01-31T08:00:00Z"),
+        (15_000.0, 12, "2026-01-31T08:00:00Z", 10_000.0, 24_000.0, "due_soon", "2027-01-31T08:00:00Z"),  // 1000 km left ≤ 1500
+        (15_000.0, 12, "2026-01-31T08:00:00Z", 10_000.0, 25_000.0, "overdue", "2027-01-31T08:00:00Z"),
+        (15_000.0, 1, "2026-01-31T08:00:00Z", 10_000.0, 11_000.0, "overdue", "2026-02-28T08:00:00Z"),  // day clamped
+        (15_000.0, 10, "2026-01-31T08:00:00Z", 10_000.0, 11_000.0, "due_soon", "2026-11-30T08:00:00Z"),  // 29 days left
+    ]) func dueStates(_ km: Double, _ months: Int, _ last: String, _ lastKm: Double, _ now: Double, _ state: String, _ dueAt: String) throws {
+        let d = ServiceDue(try Self.task(km: km, months: months, lastAt: last, lastKm: lastKm), odometerNow: now, now: try #require(ISO8601.parse("2026-11-01T08:00:00Z")))
+        #expect(d.state.rawValue == state)
+        #expect(d.dueAt.map(ISO8601.format) == dueAt)
+        #expect(d.dueKm == lastKm + km)
+    }
+}

@@ -32,6 +32,8 @@ import Testing
                 address = "\(address)"
                 [journal]
                 commit_interval_s = 1
+                [hooks]
+                on_service_due = "echo $LOGBOOK_SERVICE_TASK $LOGBOOK_SERVICE_STATE $LOGBOOK_SERVICE_DUE_AT >> \(dir.file("due.txt"))"
                 [[vehicle]]
                 id = "golf"
                 name = "Golf"
@@ -194,6 +196,29 @@ import Testing
         #expect(list.out.contains("void"))
 
         try await checkReport(viaDaemon)
+        try checkService(direct)
+    }
+
+    /// A task overdue by date: the writing command's dashboard refresh runs the hook once.
+    func checkService(_ s: Setup) throws {
+        let add = try s.logbook([
+            "service", "add", "golf-oil", "--vehicle", "golf", "--name", "Oil change", "--every-km", "15000", "--every-months", "12",
+            "--last-done", "2025-01-31T09:00:00Z", "--last-done-km", "2000",
+        ])
+        #expect(add.status == 0, "\(add.err)")
+        #expect(add.err.contains("service overdue: golf Oil change (task golf-oil)"))
+        let list = try s.logbook(["service", "list", "--json"])
+        let tasks = try #require(try JSONSerialization.jsonObject(with: Data(list.out.utf8)) as? [[String: Any]])
+        #expect(tasks.first?["state"] as? String == "overdue")
+        #expect(tasks.first?["due_at"] as? String == "2026-01-31T09:00:00Z")
+        #expect(tasks.first?["due_km"] as? Double == 17_000)
+        #expect(try s.logbook(["dashboard", "refresh"]).status == 0)  // no second announcement
+        let due = try String(contentsOfFile: s.dir.file("due.txt"), encoding: .utf8)
+        #expect(due == "golf-oil overdue 2026-01-31T09:00:00Z\n")
+        #expect(try s.logbook(["service", "done", "golf-oil", "--odometer", "12200", "--at", "2026-11-04T00:00:00Z"]).status == 0)
+        let after = try #require(try JSONSerialization.jsonObject(with: Data(try s.logbook(["service", "list", "--json"]).out.utf8)) as? [[String: Any]])
+        #expect(after.first?["due_at"] as? String == "2027-11-04T00:00:00Z" && after.first?["due_km"] as? Double == 27_200)
+        print("garage-service: \(try s.logbook(["service", "list"]).out)")
     }
 
     /// dashboard.json once `ready` holds, polled for up to 10 s; nil if it never does.
