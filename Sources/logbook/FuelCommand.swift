@@ -7,7 +7,7 @@ import LogbookGarage
 struct FuelCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fuel", abstract: "Fuel logs: add, list, amend and void fill-ups.",
-        subcommands: [FuelAddCommand.self, FuelListCommand.self, FuelAmendCommand.self, FuelVoidCommand.self])
+        subcommands: [FuelAddCommand.self, FuelListCommand.self, FuelAmendCommand.self, FuelVoidCommand.self, FuelImportCommand.self])
 }
 
 /// The fill-up fields as options (add and amend).

@@ -79,6 +79,35 @@ enum GarageAccess {
         }
     }
 
+    /// Records entries already validated and checked (an import): through logbookd on one
+    /// connection, else with one journal lock for all. Returns how many and which path.
+    static func writeMany(_ entries: [(GarageEntry, [(String, JSONValue)])], settings: ReaderSettings) async throws -> (Int, Bool) {
+        guard !entries.isEmpty else { return (0, false) }
+        if let client = try? ControlClient(socketPath: settings.daemon.controlSocketPath) {
+            var done = 0
+            do {
+                for (_, request) in entries {
+                    _ = try client.call(.object(request))
+                    done += 1
+                }
+            } catch {
+                throw CLIError.problem("\(error.description) after \(done) of \(entries.count) rows were recorded")
+            }
+            return (done, true)
+        }
+        do {
+            _ = try await GarageEntryJournal.append(entries.map(\.0), recordedAt: wallClock(), configuration: settings.daemon)
+        } catch {
+            throw CLIError.problem(error.description)
+        }
+        do {
+            try Dashboard.refresh(settings)
+        } catch {
+            IndexAccess.note("dashboard.json not updated: \(error)")
+        }
+        return (entries.count, false)
+    }
+
     /// Prints what was written: the daemon's reply with `--json`, else one line.
     static func report(_ w: Written, json: Bool, what: String) {
         if json {

@@ -197,6 +197,28 @@ import Testing
 
         try await checkReport(viaDaemon)
         try checkService(direct)
+        try checkImport(direct)
+    }
+
+    /// Imports: a file with bad rows writes nothing (or the good rows with --skip-bad).
+    func checkImport(_ s: Setup) throws {
+        let fixtures = TestPaths.packageRoot.appendingPathComponent("fixtures/garage").path
+        let before = try s.entries().count
+        let bad = try s.logbook(["fuel", "import", fixtures + "/lubelogger-bad.csv", "--format", "lubelogger", "--vehicle", "golf", "--currency", "EUR", "--date-order", "mdy"])
+        #expect(bad.status == 64)
+        for line in [3, 4, 5, 6] { #expect(bad.err.contains("lubelogger-bad.csv:\(line): "), "\(bad.err)") }
+        #expect(bad.err.contains("odometer going backwards"))
+        #expect(try s.entries().count == before, "a bad file writes nothing")
+        let good = try s.logbook(["fuel", "import", fixtures + "/lubelogger-fuel.csv", "--format", "lubelogger", "--vehicle", "golf", "--currency", "EUR", "--date-order", "mdy"])
+        #expect(good.status == 0 && good.out.hasPrefix("Imported 4 fill-ups for golf"), "\(good.out) \(good.err)")
+        let fuelly = try s.logbook(["fuel", "import", fixtures + "/fuelly-fuel.csv", "--format", "fuelly", "--vehicle", "van", "--currency", "USD", "--imperial", "--date-order", "mdy"])
+        #expect(fuelly.status == 0 && fuelly.out.hasPrefix("Imported 4 fill-ups for van"), "\(fuelly.out) \(fuelly.err)")
+        let skip = try s.logbook(["fuel", "import", fixtures + "/lubelogger-bad.csv", "--format", "lubelogger", "--vehicle", "van", "--currency", "EUR", "--date-order", "mdy", "--skip-bad"])
+        #expect(skip.status == 0 && skip.out.hasPrefix("Imported 1 fill-up for van, skipped 4 bad rows"), "\(skip.out) \(skip.err)")
+        let entries = try s.entries()
+        #expect(entries.count == before + 9)
+        #expect(entries.last?.contains(" import ") == true)
+        print("garage-import: \(good.out)garage-import: \(fuelly.out)garage-import: \(skip.out)")
     }
 
     /// A task overdue by date: the writing command's dashboard refresh runs the hook once.
