@@ -24,7 +24,7 @@ extension MileageReport {
             footer { font-family: "DejaVu Sans Mono", monospace; font-size: 8pt; word-break: break-all; }
             </style></head><body>
             <h1>Mileage report \(year)\(vehicle.map { " – vehicle " + Self.escape($0) } ?? "")</h1>
-            <p class="meta">Times in UTC. Odometer values are estimates (\(Self.escape(odometerSummary))), marked “≈”. Distances are GPS kilometres.</p>
+            <p class="meta">Times in UTC. Odometer values marked “≈” are estimates from the nearest reading and the GPS distance since (\(Self.escape(odometerSummary))). Distances are GPS kilometres.</p>
             <table><thead><tr><th>Trip</th><th>Date</th><th>Start</th><th>End</th><th>Vehicle</th><th>Odometer start</th><th>Odometer end</th><th>From</th><th>To</th><th>km</th><th>Class</th><th>Purpose</th><th>Partner</th><th>Destination</th><th>Classified</th></tr></thead><tbody>
 
             """

@@ -101,8 +101,8 @@ public struct MileageReport: Sendable {
     func odometerNote(_ vehicle: String?) -> String {
         guard let vehicle, let c = calibrations[vehicle] else { return "" }
         if let u = c.uncertainty {
-            return "estimated: GPS km × \(NumberText.fixed(c.factor, places: 4)) ± \(NumberText.fixed(u, places: 4))"
+            return "estimate: reading + GPS km × \(NumberText.fixed(c.factor, places: 4)) ± \(NumberText.fixed(u, places: 4))"
         }
-        return c.stretches == 0 ? "estimated: GPS km from the nearest reading (uncalibrated)" : "estimated: GPS km × \(NumberText.fixed(c.factor, places: 4))"
+        return c.stretches == 0 ? "estimate: reading + GPS km (uncalibrated)" : "estimate: reading + GPS km × \(NumberText.fixed(c.factor, places: 4))"
     }
 }

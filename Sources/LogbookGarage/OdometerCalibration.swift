@@ -32,6 +32,10 @@ public struct OdometerCalibration: Sendable {
     public let uncertainty: Double?
     /// Stretches between consecutive readings with at least 1 GPS km in them.
     public let stretches: Int
+    /// Stretches left out as implausible (ratio outside ``plausible``).
+    public private(set) var rejected = 0
+    /// The ratios a stretch may have to count.
+    public static let plausible = 0.8...1.25
     let anchors: [Anchor]
     let starts: [GPSTime]
     /// prefix[i] = GPS km of legs[0..<i].
@@ -47,7 +51,11 @@ public struct OdometerCalibration: Sendable {
         var ratios: [(Double, Double)] = []  // (ratio, gps km)
         for (a, b) in zip(self.anchors, self.anchors.dropFirst()) {
             let gps = Self.km(starts, sums, from: a.at, to: b.at)
-            if gps >= 1, b.km >= a.km { ratios.append(((b.km - a.km) / gps, gps)) }
+            guard gps >= 1, b.km >= a.km else { continue }
+            let ratio = (b.km - a.km) / gps
+            // No odometer is 20 % off: such a stretch holds a typo or driving the logbook did
+            // not record (the recorder was off), and would swamp the estimate.
+            if Self.plausible.contains(ratio) { ratios.append((ratio, gps)) } else { rejected += 1 }
         }
         stretches = ratios.count
         let gpsTotal = ratios.reduce(0) { $0 + $1.1 }
@@ -71,8 +79,12 @@ public struct OdometerCalibration: Sendable {
             return before.km + factor * Self.km(starts, prefix, from: before.at, to: t)
         }
         guard let after = anchors.first else { return nil }
-        return after.km - factor * Self.km(starts, prefix, from: t, to: after.at)
+        let estimate = after.km - factor * Self.km(starts, prefix, from: t, to: after.at)
+        return estimate >= 0 ? estimate : nil
     }
+
+    /// The true readings it was made from, oldest first.
+    public var readings: [Anchor] { anchors }
 
     /// GPS km of the legs starting in `from ..< to`.
     static func km(_ starts: [GPSTime], _ prefix: [Double], from: GPSTime, to: GPSTime) -> Double {

@@ -74,7 +74,7 @@ enum Dashboard {
         let now = GarageAccess.wallClock()
         var due: [ServiceDue] = []
         let document = try IndexAccess.withIndex(settings) { index -> JSONValue in
-            let garage = try GarageAccess.load(index, settings: settings)
+            let garage = try GarageAccess.load(index, settings: settings, types: GarageAccess.withoutClassifications)
             func stats(_ name: String) throws -> GarageStats {
                 guard let range = StatsRange.named(name, now: now) else { throw CLIError.usage("range \(name)") }
                 let km = try index.distanceByVehicle(since: range.since, until: range.until).mapValues { $0 / 1000 }

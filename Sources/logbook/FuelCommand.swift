@@ -93,7 +93,7 @@ struct FuelListCommand: AsyncParsableCommand {
     func run() async throws {
         try await withExitCodes {
             let settings = try ReaderSettings.load(paths)
-            let garage = try IndexAccess.withIndex(settings) { try GarageAccess.load($0, settings: settings) }
+            let garage = try IndexAccess.withIndex(settings) { try GarageAccess.load($0, settings: settings, types: GarageAccess.withoutClassifications) }
             let logs = garage.fuelLogs.filter { (history || !$0.voided) && (vehicle == nil || $0.vehicle == vehicle) }
                 .sorted { ($0.at, $0.odometerKm) > ($1.at, $1.odometerKm) }
             if json {

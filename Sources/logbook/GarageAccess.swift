@@ -12,15 +12,23 @@ import LogbookStore
 /// to the journal directly when no daemon runs. Both paths append the same entry.
 enum GarageAccess {
     /// The garage as the caught-up index holds it, with the configured vehicles.
-    static func load(_ index: TripIndex, settings: ReaderSettings) throws -> Garage {
+    ///
+    /// - Parameter types: the entry types to read; the KPIs leave out `trip.class` (one entry
+    ///   per classified trip: the bulk of a decade's entries, and stats need none of them).
+    static func load(_ index: TripIndex, settings: ReaderSettings, types: [String] = Garage.entryTypes) throws -> Garage {
         var entries: [RecordedGarageEntry] = []
-        let types = Set(Garage.entryTypes)
-        try index.forEachEntry { e in
-            if types.contains(e.entry.type) { entries.append(RecordedGarageEntry(e)) }
-            return true
+        for type in types {
+            try index.forEachEntry(type: type) { e in
+                entries.append(RecordedGarageEntry(e))
+                return true
+            }
         }
+        entries.sort { $0.sequence < $1.sequence }
         return Garage(configured: settings.daemon.vehicles, entries: entries)
     }
+
+    /// Every garage entry type but trip classifications.
+    static let withoutClassifications = Garage.entryTypes.filter { $0 != "trip.class" }
 
     /// What a write did.
     struct Written {

@@ -95,7 +95,7 @@ struct ServiceListCommand: AsyncParsableCommand {
         try await withExitCodes {
             let settings = try ReaderSettings.load(paths)
             let now = GarageAccess.wallClock()
-            let due = try IndexAccess.withIndex(settings) { index in try ServiceCommand.due(index, try GarageAccess.load(index, settings: settings), now: now) }
+            let due = try IndexAccess.withIndex(settings) { index in try ServiceCommand.due(index, try GarageAccess.load(index, settings: settings, types: GarageAccess.withoutClassifications), now: now) }
             if json {
                 print(JSONValue.array(due.map(\.json)).serialized)
                 return

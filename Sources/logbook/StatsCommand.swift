@@ -22,10 +22,8 @@ struct StatsCommand: AsyncParsableCommand {
         try await withExitCodes {
             let settings = try ReaderSettings.load(paths)
             let now = GarageAccess.wallClock()
-            let stats = try Self.compute(settings, range: range, vehicle: vehicle, now: now)
-            let due = try IndexAccess.withIndex(settings) { index in
-                try ServiceCommand.due(index, try GarageAccess.load(index, settings: settings), now: now)
-            }.filter { vehicle == nil || $0.task.vehicle == vehicle }
+            let (stats, allDue) = try Self.compute(settings, range: range, vehicle: vehicle, now: now)
+            let due = allDue.filter { vehicle == nil || $0.task.vehicle == vehicle }
             if json {
                 guard case .object(let members) = stats.json else { return }
                 print(JSONValue.object(members + [("service", .array(due.map(\.json)))]).serialized)
@@ -40,14 +38,15 @@ struct StatsCommand: AsyncParsableCommand {
         }
     }
 
-    /// The KPIs from the caught-up index (also what `dashboard.json` carries).
-    static func compute(_ settings: ReaderSettings, range name: String, vehicle: String?, now: GPSTime) throws -> GarageStats {
+    /// The KPIs and the service tasks' states from the caught-up index, opened once.
+    static func compute(_ settings: ReaderSettings, range name: String, vehicle: String?, now: GPSTime) throws -> (GarageStats, [ServiceDue]) {
         guard let range = StatsRange.named(name, now: now) else { throw CLIError.usage("unknown range \(name)") }
         return try IndexAccess.withIndex(settings) { index in
-            let garage = try GarageAccess.load(index, settings: settings)
+            let garage = try GarageAccess.load(index, settings: settings, types: GarageAccess.withoutClassifications)
             if let vehicle, garage.vehicle(vehicle) == nil { throw CLIError.usage("no vehicle \"\(vehicle)\"") }
             let metres = try index.distanceByVehicle(since: range.since, until: range.until)
-            return GarageStats(garage: garage, range: range, vehicle: vehicle, tripKm: metres.mapValues { $0 / 1000 })
+            let stats = GarageStats(garage: garage, range: range, vehicle: vehicle, tripKm: metres.mapValues { $0 / 1000 })
+            return (stats, try ServiceCommand.due(index, garage, now: now))
         }
     }
 }

@@ -85,7 +85,7 @@ struct VehiclesListCommand: AsyncParsableCommand {
     func run() async throws {
         try await withExitCodes {
             let settings = try ReaderSettings.load(paths)
-            let garage = try IndexAccess.withIndex(settings) { try GarageAccess.load($0, settings: settings) }
+            let garage = try IndexAccess.withIndex(settings) { try GarageAccess.load($0, settings: settings, types: GarageAccess.withoutClassifications) }
             let shown = garage.vehicles.filter { all || !$0.retired }
             if json {
                 print(JSONValue.array(shown.map(Self.json)).serialized)
@@ -120,7 +120,7 @@ struct VehiclesShowCommand: AsyncParsableCommand {
     func run() async throws {
         try await withExitCodes {
             let settings = try ReaderSettings.load(paths)
-            let garage = try IndexAccess.withIndex(settings) { try GarageAccess.load($0, settings: settings) }
+            let garage = try IndexAccess.withIndex(settings) { try GarageAccess.load($0, settings: settings, types: GarageAccess.withoutClassifications) }
             guard let v = garage.vehicle(id) else { throw CLIError.usage("no vehicle \"\(id)\"") }
             if json {
                 print(VehiclesListCommand.json(v).serialized)

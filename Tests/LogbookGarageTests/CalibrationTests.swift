@@ -41,6 +41,17 @@ import Testing
         #expect(abs(c.factor - 1.025) <= 3 * u)
     }
 
+    /// A typo (5000 km too many) spoils the stretches on both sides of it; they are left out.
+    @Test func anImplausibleReadingIsLeftOut() {
+        let (exact, legs, _) = Self.synthetic(trueFactor: 1.02, rounded: false)
+        var anchors = exact.readings
+        anchors.append(.init(at: GPSTime(nanoseconds: 195 * Self.hour), km: (exact.estimate(at: GPSTime(nanoseconds: 195 * Self.hour)) ?? 0) + 5000))
+        let c = OdometerCalibration(anchors: anchors, legs: legs)
+        #expect(c.rejected == 1)  // the stretch up to it; the one after it goes backwards
+        #expect(c.stretches == 9)
+        #expect(abs(c.factor - 1.02) < 1e-12)
+    }
+
     @Test func noReadingsNoEstimateOneReadingFactorOne() {
         #expect(OdometerCalibration(anchors: [], legs: [.init(start: GPSTime(nanoseconds: 0), km: 5)]).estimate(at: GPSTime(nanoseconds: 1)) == nil)
         let one = OdometerCalibration(anchors: [.init(at: GPSTime(nanoseconds: 10), km: 100)], legs: [.init(start: GPSTime(nanoseconds: 0), km: 5)])
