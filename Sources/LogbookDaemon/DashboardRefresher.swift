@@ -42,8 +42,10 @@ final class DashboardRefresher: Service, Sendable {
     func run() async throws {
         var lastTrip = state.snapshot.lastTrip?.id
         request()  // at start: the file reflects this journal, not a stale one
-        while !Task.isCancelled {
-            try? await Task.sleep(for: .seconds(1))
+        // Ends at graceful shutdown (not only on cancellation): the group must not wait its
+        // 10 s limit for us while the journal waits to be closed.
+        while !Task.isCancelled, !isShuttingDown() {
+            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: .seconds(1)) }
             let trip = state.snapshot.lastTrip?.id
             if trip != lastTrip {
                 lastTrip = trip
@@ -58,6 +60,8 @@ final class DashboardRefresher: Service, Sendable {
             }
         }
     }
+
+    private func isShuttingDown() -> Bool { Task.isShuttingDownGracefully }
 
     /// `/proc/self/exe`'s directory + `name`, when that file is executable.
     static func siblingExecutable(_ name: String) -> String? {

@@ -53,7 +53,7 @@ struct ReportCommand: AsyncParsableCommand {
                 calibrations[id] = OdometerCalibration(anchors: garage.anchors(vehicle: id), legs: legs)
             }
             let position = try index.indexedPosition()
-            let checkpoint = try? JournalReader(directory: settings.journalDirectory, upTo: position.sequence).checkpoints().last?.sequence
+            let checkpoint = try? JournalReader(directory: settings.journalDirectory).lastCheckpoint(upTo: position.sequence)?.sequence
             let seal = MileageReport.JournalSeal(sequence: position.sequence, chainHead: position.chainHead, checkpointSequence: checkpoint ?? nil)
             return MileageReport(year: year, vehicle: vehicle, trips: trips, garage: garage, calibrations: calibrations, seal: seal)
         }

@@ -61,8 +61,12 @@ import Testing
 
         func recording() -> Bool { readJSONFile(dir.file("run/live.json"))?["trip"] is [String: Any] }
 
+        /// What the last daemon logged (kept after it stopped).
+        var daemonLog = ""
+
         func stop() async {
             _ = await daemon?.stop()
+            daemonLog = daemon?.log ?? ""
             gpsd?.stop()
             daemon = nil
         }
@@ -144,18 +148,21 @@ import Testing
         // Two CLI writers at once while the daemon records the replayed drive.
         #expect(viaDaemon.recording())
         let perWriter = 6
-        try await withThrowingTaskGroup(of: [Int32].self) { group in
+        try await withThrowingTaskGroup(of: [(Int32, String)].self) { group in
             for (vehicle, base) in [("golf", 20_000), ("van", 60_000)] {
                 group.addTask {
                     try (0..<perWriter).map { i in
-                        try viaDaemon.logbook([
+                        let r = try viaDaemon.logbook([
                             "fuel", "add", "--vehicle", vehicle, "--odometer", String(base + 500 * i), "--litres", "30", "--price", "50",
                             "--currency", "EUR", "--at", "2026-11-1\(i)T12:00:00Z",
-                        ]).status
+                        ])
+                        return (r.status, r.out + r.err)
                     }
                 }
             }
-            for try await statuses in group { #expect(statuses == Array(repeating: 0, count: perWriter)) }
+            for try await results in group {
+                for (status, text) in results { #expect(status == 0 && text.contains("through logbookd"), "\(text)") }
+            }
         }
         #expect(viaDaemon.recording(), "the drive was still being recorded")
         let written = ContinuousClock.now
@@ -181,7 +188,7 @@ import Testing
 
         // The journal verifies, and the index sees every fill-up.
         let verify = try viaDaemon.logbook(["verify", "--state-dir", viaDaemon.dir.file("state")])
-        #expect(verify.status == 0, "\(verify.out) \(verify.err)")
+        #expect(verify.status == 0, "\(verify.out) \(verify.err) \((try? FileManager.default.contentsOfDirectory(atPath: viaDaemon.dir.file("state/journal")))?.sorted() ?? []) \(viaDaemon.daemonLog)")
         let stats = try viaDaemon.logbook(["stats", "--json"])
         #expect(stats.status == 0, "\(stats.err)")
         let doc = try #require(try JSONSerialization.jsonObject(with: Data(stats.out.utf8)) as? [String: Any])
