@@ -78,7 +78,7 @@ let package = Package(
             name: "logbook",
             dependencies: [
                 "LogbookCore", "LogbookConfig", "LogbookControl", "LogbookJournal", "LogbookDaemon", "LogbookStore",
-                "LogbookExport", "LogbookGarage",
+                "LogbookExport", "LogbookPlaces", "LogbookGarage",
                 "LogbookUplink", "LogbookPostgres",  // uplink status, verify --witness
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
@@ -161,6 +161,8 @@ let package = Package(
         // library, no Foundation: the daemon may use it.
         .target(name: "LogbookPlaces", dependencies: ["LogbookCore"]),
         .testTarget(name: "LogbookPlacesTests", dependencies: ["LogbookPlaces", "LogbookCore", "LogbookTestSupport"]),
+        // Lookup time on the real bundle vs a linear scan (bench/places-bench.sh).
+        .executableTarget(name: "logbook-places-bench", dependencies: ["LogbookPlaces", "LogbookCore"]),
 
         // ── garage: vehicles, fuel logs, economy, KPIs (issue 9) ──
         // Entry fields and their validation, the garage projection, economy and KPIs: pure

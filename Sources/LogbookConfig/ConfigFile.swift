@@ -66,7 +66,7 @@ package enum ConfigTables {
         "trip", "vehicle", "source", "privacy_zone",
     ]
     /// Read by the readers of the record (`logbook`, `logbook-web`): where the index is, units.
-    package static let readers: Set<String> = ["index", "units"]
+    package static let readers: Set<String> = ["index", "units", "places"]
     /// `logbook-web`.
     package static let web: Set<String> = ["web"]
     /// `logbook-uplink`.
