@@ -4,6 +4,7 @@ import Foundation
 import LogbookCore
 import LogbookGarage
 import LogbookJournal
+import LogbookPlaces
 import LogbookStore
 
 /// `logbook report --year YYYY [--vehicle ID] --format csv|html [-o FILE]`: the yearly
@@ -42,7 +43,9 @@ struct ReportCommand: AsyncParsableCommand {
             let garage = try GarageAccess.load(index, settings: settings)
             if let vehicle, garage.vehicle(vehicle) == nil { throw CLIError.usage("no vehicle \"\(vehicle)\"") }
             let (start, end) = MileageReport.span(of: year)
-            let trips = try index.trips(matching: TripQuery(vehicleID: vehicle, since: start, until: end, includeDiscarded: false))
+            // Place names where the places index has them (named places, the offline bundle).
+            let namer = try PlaceNaming.namer(settings, index)
+            let trips = try index.trips(matching: TripQuery(vehicleID: vehicle, since: start, until: end, includeDiscarded: false)).map(namer.named)
             var calibrations: [String: OdometerCalibration] = [:]
             for id in Set(trips.compactMap(\.vehicleID)) {
                 var legs: [OdometerCalibration.Leg] = []
