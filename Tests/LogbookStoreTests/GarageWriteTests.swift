@@ -71,7 +71,15 @@ import Testing
             daemon = nil
         }
 
-        func logbook(_ args: [String]) throws -> (status: Int32, out: String, err: String) {
+        /// Runs `logbook` on a thread of its own: waiting for a process must not hold one of
+        /// the (two) threads of the concurrency pool the other suites' tests run on.
+        func logbook(_ args: [String]) async throws -> (status: Int32, out: String, err: String) {
+            try await withCheckedThrowingContinuation { done in
+                Thread { done.resume(with: Result { try self.runLogbook(args) }) }.start()
+            }
+        }
+
+        private func runLogbook(_ args: [String]) throws -> (status: Int32, out: String, err: String) {
             let p = Process()
             p.executableURL = URL(fileURLWithPath: TestPaths.product("logbook"))
             p.arguments = ["--config", config] + args
@@ -118,14 +126,14 @@ import Testing
     @Test(.timeLimit(.minutes(6))) func bothPathsWriteTheSameRecordsAndConcurrentWritersLoseNothing() async throws {
         let direct = try Setup("gw-direct")
         for args in Self.script {
-            let r = try direct.logbook(args)
+            let r = try await direct.logbook(args)
             #expect(r.status == 0, "\(args): \(r.err)")
             #expect(r.out.contains("written to the journal; logbookd is not running"), "\(r.out)")
         }
         let viaDaemon = try Setup("gw-daemon")
         try await viaDaemon.startDaemon()
         for args in Self.script {
-            let r = try viaDaemon.logbook(args)
+            let r = try await viaDaemon.logbook(args)
             #expect(r.status == 0, "\(args): \(r.err)")
             #expect(r.out.contains("through logbookd"), "\(r.out)")
         }
@@ -139,7 +147,7 @@ import Testing
         // Bad input: one line, exit 64, nothing written — on both paths.
         for setup in [direct, viaDaemon] {
             for (args, reason) in Self.refused {
-                let r = try setup.logbook(args)
+                let r = try await setup.logbook(args)
                 #expect(r.status == 64 && r.err.contains(reason), "\(args): \(r.status) \(r.err)")
             }
         }
@@ -151,13 +159,15 @@ import Testing
         try await withThrowingTaskGroup(of: [(Int32, String)].self) { group in
             for (vehicle, base) in [("golf", 20_000), ("van", 60_000)] {
                 group.addTask {
-                    try (0..<perWriter).map { i in
-                        let r = try viaDaemon.logbook([
+                    var results: [(Int32, String)] = []
+                    for i in 0..<perWriter {
+                        let r = try await viaDaemon.logbook([
                             "fuel", "add", "--vehicle", vehicle, "--odometer", String(base + 500 * i), "--litres", "30", "--price", "50",
                             "--currency", "EUR", "--at", "2026-11-1\(i)T12:00:00Z",
                         ])
-                        return (r.status, r.out + r.err)
+                        results.append((r.status, r.out + r.err))
                     }
+                    return results
                 }
             }
             for try await results in group {
@@ -172,7 +182,7 @@ import Testing
 
         // A trip end: the supply goes off and the trip is stopped; the dashboard shows its distance.
         try "0\n".write(toFile: viaDaemon.dir.file("sys/class/power_supply/ACAD/online"), atomically: true, encoding: .utf8)
-        let stop = try viaDaemon.logbook(["trip", "stop", "--json", "--runtime-dir", viaDaemon.dir.file("run")])
+        let stop = try await viaDaemon.logbook(["trip", "stop", "--json", "--runtime-dir", viaDaemon.dir.file("run")])
         let stopped = ContinuousClock.now
         let ended = try JSONSerialization.jsonObject(with: Data(stop.out.utf8)) as? [String: Any]
         let metres = try #require((ended?["trip"] as? [String: Any])?["distance_m"] as? Double, "\(stop.out) \(stop.err)")
@@ -187,9 +197,9 @@ import Testing
         print("garage-write: daemon path == direct path for \(directEntries.count) entries; \(2 * perWriter) concurrent writes during a recording, \(daemonEntries.count) entries in all")
 
         // The journal verifies, and the index sees every fill-up.
-        let verify = try viaDaemon.logbook(["verify", "--state-dir", viaDaemon.dir.file("state")])
+        let verify = try await viaDaemon.logbook(["verify", "--state-dir", viaDaemon.dir.file("state")])
         #expect(verify.status == 0, "\(verify.out) \(verify.err) \((try? FileManager.default.contentsOfDirectory(atPath: viaDaemon.dir.file("state/journal")))?.sorted() ?? []) \(viaDaemon.daemonLog)")
-        let stats = try viaDaemon.logbook(["stats", "--json"])
+        let stats = try await viaDaemon.logbook(["stats", "--json"])
         #expect(stats.status == 0, "\(stats.err)")
         let doc = try #require(try JSONSerialization.jsonObject(with: Data(stats.out.utf8)) as? [String: Any])
         #expect(doc["fill_ups"] as? Int == 1 + 2 * perWriter)  // golf's first; van's was voided
@@ -197,30 +207,30 @@ import Testing
         #expect((doc["total_distance_km"] as? Double ?? 0) > 5)
         #expect(abs(((doc["total_spend"] as? [String: Any])?["EUR"] as? Double ?? 0) - 670.1) < 1e-9)
         print("garage-write: stats after the writes: \(stats.out)")
-        print("garage-write: trips: \(try viaDaemon.logbook(["trips", "list"]).out)")
-        let list = try viaDaemon.logbook(["fuel", "list", "--history"])
+        print("garage-write: trips: \(try await viaDaemon.logbook(["trips", "list"]).out)")
+        let list = try await viaDaemon.logbook(["fuel", "list", "--history"])
         #expect(list.out.contains("golf@20261101T080000Z") && list.out.contains("changed"))
         #expect(list.out.contains("void"))
 
         try await checkReport(viaDaemon)
-        try checkService(direct)
-        try checkImport(direct)
+        try await checkService(direct)
+        try await checkImport(direct)
     }
 
     /// Imports: a file with bad rows writes nothing (or the good rows with --skip-bad).
-    func checkImport(_ s: Setup) throws {
+    func checkImport(_ s: Setup) async throws {
         let fixtures = TestPaths.packageRoot.appendingPathComponent("fixtures/garage").path
         let before = try s.entries().count
-        let bad = try s.logbook(["fuel", "import", fixtures + "/lubelogger-bad.csv", "--format", "lubelogger", "--vehicle", "golf", "--currency", "EUR", "--date-order", "mdy"])
+        let bad = try await s.logbook(["fuel", "import", fixtures + "/lubelogger-bad.csv", "--format", "lubelogger", "--vehicle", "golf", "--currency", "EUR", "--date-order", "mdy"])
         #expect(bad.status == 64)
         for line in [3, 4, 5, 6] { #expect(bad.err.contains("lubelogger-bad.csv:\(line): "), "\(bad.err)") }
         #expect(bad.err.contains("odometer going backwards"))
         #expect(try s.entries().count == before, "a bad file writes nothing")
-        let good = try s.logbook(["fuel", "import", fixtures + "/lubelogger-fuel.csv", "--format", "lubelogger", "--vehicle", "golf", "--currency", "EUR", "--date-order", "mdy"])
+        let good = try await s.logbook(["fuel", "import", fixtures + "/lubelogger-fuel.csv", "--format", "lubelogger", "--vehicle", "golf", "--currency", "EUR", "--date-order", "mdy"])
         #expect(good.status == 0 && good.out.hasPrefix("Imported 4 fill-ups for golf"), "\(good.out) \(good.err)")
-        let fuelly = try s.logbook(["fuel", "import", fixtures + "/fuelly-fuel.csv", "--format", "fuelly", "--vehicle", "van", "--currency", "USD", "--imperial", "--date-order", "mdy"])
+        let fuelly = try await s.logbook(["fuel", "import", fixtures + "/fuelly-fuel.csv", "--format", "fuelly", "--vehicle", "van", "--currency", "USD", "--imperial", "--date-order", "mdy"])
         #expect(fuelly.status == 0 && fuelly.out.hasPrefix("Imported 4 fill-ups for van"), "\(fuelly.out) \(fuelly.err)")
-        let skip = try s.logbook(["fuel", "import", fixtures + "/lubelogger-bad.csv", "--format", "lubelogger", "--vehicle", "van", "--currency", "EUR", "--date-order", "mdy", "--skip-bad"])
+        let skip = try await s.logbook(["fuel", "import", fixtures + "/lubelogger-bad.csv", "--format", "lubelogger", "--vehicle", "van", "--currency", "EUR", "--date-order", "mdy", "--skip-bad"])
         #expect(skip.status == 0 && skip.out.hasPrefix("Imported 1 fill-up for van, skipped 4 bad rows"), "\(skip.out) \(skip.err)")
         let entries = try s.entries()
         #expect(entries.count == before + 9)
@@ -229,24 +239,24 @@ import Testing
     }
 
     /// A task overdue by date: the writing command's dashboard refresh runs the hook once.
-    func checkService(_ s: Setup) throws {
-        let add = try s.logbook([
+    func checkService(_ s: Setup) async throws {
+        let add = try await s.logbook([
             "service", "add", "golf-oil", "--vehicle", "golf", "--name", "Oil change", "--every-km", "15000", "--every-months", "12",
             "--last-done", "2025-01-31T09:00:00Z", "--last-done-km", "2000",
         ])
         #expect(add.status == 0, "\(add.err)")
         #expect(add.err.contains("service overdue: golf Oil change (task golf-oil)"))
-        let list = try s.logbook(["service", "list", "--json"])
+        let list = try await s.logbook(["service", "list", "--json"])
         let tasks = try #require(try JSONSerialization.jsonObject(with: Data(list.out.utf8)) as? [[String: Any]])
         #expect(tasks.first?["state"] as? String == "overdue")
         #expect(tasks.first?["due_at"] as? String == "2026-01-31T09:00:00Z")
         #expect(tasks.first?["due_km"] as? Double == 17_000)
-        #expect(try s.logbook(["dashboard", "refresh"]).status == 0)  // no second announcement
+        #expect(try await s.logbook(["dashboard", "refresh"]).status == 0)  // no second announcement
         let due = try String(contentsOfFile: s.dir.file("due.txt"), encoding: .utf8)
         #expect(due == "golf-oil overdue 2026-01-31T09:00:00Z\n")
-        #expect(try s.logbook(["service", "done", "golf-oil", "--odometer", "12200", "--at", "2026-11-04T00:00:00Z"]).status == 0)
-        let after = try #require(try JSONSerialization.jsonObject(with: Data(try s.logbook(["service", "list", "--json"]).out.utf8)) as? [[String: Any]])
+        #expect(try await s.logbook(["service", "done", "golf-oil", "--odometer", "12200", "--at", "2026-11-04T00:00:00Z"]).status == 0)
+        let after = try #require(try JSONSerialization.jsonObject(with: Data(try await s.logbook(["service", "list", "--json"]).out.utf8)) as? [[String: Any]])
         #expect(after.first?["due_at"] as? String == "2027-11-04T00:00:00Z" && after.first?["due_km"] as? Double == 27_200)
-        print("garage-service: \(try s.logbook(["service", "list"]).out)")
+        print("garage-service: \(try await s.logbook(["service", "list"]).out)")
     }
 }
