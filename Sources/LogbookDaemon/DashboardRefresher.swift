@@ -40,8 +40,9 @@ final class DashboardRefresher: Service, Sendable {
     func request() { dirty.store(true, ordering: .releasing) }
 
     func run() async throws {
+        // Nothing at start (a daemon start is not a change, and it should stay light): the
+        // file follows the first trip end or garage entry, or `logbook dashboard refresh`.
         var lastTrip = state.snapshot.lastTrip?.id
-        request()  // at start: the file reflects this journal, not a stale one
         // Ends at graceful shutdown (not only on cancellation): the group must not wait its
         // 10 s limit for us while the journal waits to be closed.
         while !Task.isCancelled, !isShuttingDown() {
