@@ -9,7 +9,7 @@ import LogbookStore
 struct TripsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "trips", abstract: "List, show and export recorded trips (from the trip index).",
-        subcommands: [TripsListCommand.self, TripsShowCommand.self, TripsExportCommand.self])
+        subcommands: [TripsListCommand.self, TripsShowCommand.self, TripsExportCommand.self, TripsClassifyCommand.self])
 }
 
 /// `logbook trips list [--vehicle ID] [--since DATE] [--until DATE] [--limit N] [--json]`.
