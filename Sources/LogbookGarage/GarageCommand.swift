@@ -39,6 +39,9 @@ public struct GarageCommand: Sendable {
         GarageCommand(name: "service.add", type: "service", action: .add, subjectField: "task", required: ["vehicle", "name"], fields: GarageFields.service),
         GarageCommand(name: "service.remove", type: "service", action: .void, subjectField: "task", required: [], fields: GarageFields.void),
         GarageCommand(name: "service.done", type: "service.done", action: .add, subjectField: nil, required: ["task"], fields: GarageFields.serviceDone),
+        GarageCommand(name: "place.add", type: "place", action: .add, subjectField: "place", required: ["lat", "lon"], fields: GarageFields.place),
+        GarageCommand(name: "place.amend", type: "place", action: .amend, subjectField: "place", required: [], fields: GarageFields.place),
+        GarageCommand(name: "place.remove", type: "place", action: .void, subjectField: "place", required: [], fields: GarageFields.void),
     ]
 
     /// The command named `name`.

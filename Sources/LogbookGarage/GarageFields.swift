@@ -65,5 +65,13 @@ public enum GarageFields {
         GarageField("note", .text(maxLength: 500)),
     ]
 
+    /// A named place (`logbook places`): a circle; the subject is its id, `name` what is shown.
+    public static let place: [GarageField] = [
+        GarageField("name", .text(maxLength: 80)),
+        GarageField("lat", .number(-90...90)),
+        GarageField("lon", .number(-180...180)),
+        GarageField("radius_m", .number(10...50_000)),
+    ]
+
     public static let void: [GarageField] = [GarageField("reason", .text(maxLength: 200))]
 }

@@ -61,6 +61,11 @@ public enum PlaceEntries {
 
     /// The places in effect after `entries` (journal order), sorted by name.
     public static func fold(_ entries: some Sequence<Entry>) -> [NamedPlace] {
+        foldByID(entries).values.sorted { $0.name < $1.name }
+    }
+
+    /// The places in effect after `entries`, by id (the entries' subject).
+    public static func foldByID(_ entries: some Sequence<Entry>) -> [String: NamedPlace] {
         var places: [String: NamedPlace] = [:]
         for e in entries {
             switch e.action {
@@ -76,7 +81,7 @@ public enum PlaceEntries {
                 if p.latitude.isFinite, p.longitude.isFinite { places[e.subject] = p }
             }
         }
-        return places.values.sorted { $0.name < $1.name }
+        return places
     }
 
     static func apply(_ fields: JSONValue, to p: inout NamedPlace) {

@@ -10,14 +10,19 @@ import LogbookStore
 /// the configured privacy zones and the offline bundle (`[places] bundle`).
 enum PlaceNaming {
     static func namer(_ settings: ReaderSettings, _ index: TripIndex) throws -> PlaceNamer {
+        PlaceNamer(
+            namedPlaces: Array(try placesByID(index).values), privacyZones: settings.daemon.trip.privacyZones,
+            bundle: bundle(settings.reader.placesBundle))
+    }
+
+    /// The named places in effect, by id (the entries' subject).
+    static func placesByID(_ index: TripIndex) throws -> [String: NamedPlace] {
         var entries: [PlaceEntries.Entry] = []
         try index.forEachEntry(type: "place") { e in
             entries.append(PlaceEntries.Entry(action: TripIndexEntryAction.name(e.entry.action), subject: e.entry.subject, fields: e.entry.fields))
             return true
         }
-        return PlaceNamer(
-            namedPlaces: PlaceEntries.fold(entries), privacyZones: settings.daemon.trip.privacyZones,
-            bundle: bundle(settings.reader.placesBundle))
+        return PlaceEntries.foldByID(entries)
     }
 
     /// The bundle, or nil: absent is normal (a plain line on stderr only when asked for one

@@ -24,13 +24,18 @@ struct VerifyCommand: AsyncParsableCommand {
     @Option(name: .customLong("device-id"), help: "The device id the witness knows this journal by (default: [uplink] device_id, else derived from the key).")
     var deviceID: String?
 
+    /// The state directory: `--state-dir`, else the one `--config` names, else the default.
+    var stateDirectory: String {
+        guard paths.config != nil, paths.stateDir == nil, let settings = try? ReaderSettings.load(paths) else { return paths.stateDirectory }
+        return settings.stateDirectory
+    }
 
     func run() async throws {
-        let directory = paths.journalDirectory
+        let directory = stateDirectory + "/journal"
         // A progress line only for a person watching (stderr is a terminal), never in logs.
         let tty = isatty(STDERR_FILENO) != 0
         var lastShown = 0
-        let report = verifyJournal(directory: directory, stateDirectory: paths.stateDirectory, from: from) {
+        let report = verifyJournal(directory: directory, stateDirectory: stateDirectory, from: from) {
             done, total in
             guard tty, total > 0, done - lastShown >= 16 << 20 || done == total else { return }
             lastShown = done
@@ -57,7 +62,7 @@ struct VerifyCommand: AsyncParsableCommand {
 extension VerifyCommand {
     /// Prints the witness check; false when the journal disagrees with the witness.
     func checkWitness(_ source: String, directory: String) throws -> Bool {
-        let trusted = Uplink.trustedKey(stateDirectory: paths.stateDirectory)
+        let trusted = Uplink.trustedKey(stateDirectory: stateDirectory)
         let device = try witnessDevice(directory: directory, trusted: trusted)
         let (checkpoints, origin) = try withExitCodesSync { try WitnessSource.checkpoints(from: source, device: device) }
         print("witness: \(checkpoints.count) checkpoints of device \(device) from \(origin)")

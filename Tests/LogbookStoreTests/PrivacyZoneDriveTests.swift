@@ -99,6 +99,57 @@ import Testing
         // The scanner does see coordinates: those outside the zones, in every form.
         #expect(coordinates > 3 * points.count)
         print("privacy: \(files.count) files scanned (journal, index, exports, \(snapshots.count) live.json snapshots): \(coordinates) coordinates found, \(found) inside a zone; \(insideFixes.count) of the drive's fixes were inside")
+
+        try namedPlaces(config: config, trip: trip)
+    }
+
+    /// `logbook places` on the recording (no daemon: the CLI writes the journal itself), and
+    /// the names `trips show` gives the trip's ends: the zone it started in; of two circles
+    /// around its end the one whose centre is nearer; after a removal, coordinates.
+    func namedPlaces(config: String, trip: TripOverview) throws {
+        let end = try #require(trip.end)
+        let logbook = TestPaths.product("logbook")
+        func places(_ args: [String]) throws -> Int32 { try run(logbook, ["--config", config, "places"] + args) }
+        // Two circles around the end, both clear of the start: one centred on it, one bigger
+        // centred r/2 north of it (containing it too).
+        let start = try #require(trip.start)
+        let apart = PrivacyZone(name: "", latitude: start.latitude, longitude: start.longitude, radius: 0).distance(latitude: end.latitude, longitude: end.longitude)
+        let r = max(10, min(150, apart / 3))
+        let near = "\(end.latitude),\(end.longitude)", far = "\(end.latitude + r / 2 / 111_200),\(end.longitude)"
+        #expect(try places(["add", "depot", "--at", near, "--radius", "\(r)", "--name", "Depot Nord"]) == 0)
+        #expect(try places(["add", "district", "--at", far, "--radius", "\(1.5 * r)"]) == 0)
+        #expect(try places(["add", "depot", "--at", near]) == 64, "a second add of the same id")
+        #expect(try places(["add", "bad", "--at", "95,7"]) == 64)
+        #expect(try places(["edit", "nowhere", "--radius", "50"]) == 64)
+        func shown() throws -> [String: Any] {
+            let out = Pipe()
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: logbook)
+            p.arguments = ["--config", config, "trips", "show", trip.id.description, "--json"]
+            p.standardOutput = out
+            try p.run()
+            let data = out.fileHandleForReading.readDataToEndOfFile()
+            p.waitUntilExit()
+            return (try JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
+        }
+        var t = try shown()
+        #expect(t["start_place"] as? String == "home")
+        #expect(t["end_place"] as? String == "Depot Nord", "the nearer centre wins over the bigger circle")
+        #expect(try places(["remove", "depot"]) == 0)
+        t = try shown()
+        #expect(t["end_place"] as? String == "district")
+        #expect(try places(["remove", "district"]) == 0)
+        t = try shown()
+        #expect(t["end_place"] is NSNull, "no bundle configured here: coordinates")
+        let verify = Process(), out = Pipe()
+        verify.executableURL = URL(fileURLWithPath: logbook)
+        verify.arguments = ["--config", config, "verify"]
+        verify.standardOutput = out
+        try verify.run()
+        let report = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        verify.waitUntilExit()
+        #expect(verify.terminationStatus == 0, "\(report)")
+        print("places: named places: add, nearest-containing, remove, through the journal without a daemon; trip \(trip.id): home → Depot Nord → district → coordinates")
     }
 
     /// Records the drive (power source on throughout), keeping every live.json it sees.
