@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .executable(name: "logbookd", targets: ["logbookd"]),
         .executable(name: "logbook", targets: ["logbook"]),
+        .executable(name: "logbook-uplink", targets: ["logbook-uplink"]),
         .executable(name: "logbook-web", targets: ["logbook-web"]),
     ],
     dependencies: [
@@ -15,6 +16,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         // ── web ── (no default traits: neither swift-configuration nor full Foundation needed)
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
@@ -80,7 +82,9 @@ let package = Package(
         .executableTarget(
             name: "logbook",
             dependencies: [
-                "LogbookCore", "LogbookConfig", "LogbookControl", "LogbookJournal", "LogbookDaemon",
+                "LogbookCore", "LogbookConfig", "LogbookControl", "LogbookJournal", "LogbookDaemon", "LogbookStore",
+                "LogbookExport",
+                "LogbookUplink", "LogbookPostgres",  // uplink status, verify --witness
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // A journal writer the crash tests kill -9 mid-stream.
@@ -91,6 +95,71 @@ let package = Package(
         .executableTarget(
             name: "logbook-bench",
             dependencies: ["LogbookCore", "LogbookJournal", .product(name: "Logging", package: "swift-log")]),
+
+        // ── export ──
+        // Exports (GPX, GeoJSON, CSV) and the trip picture (SVG, HTML): pure Swift, no C, no
+        // Foundation, so the web app can use it too.
+        .target(name: "LogbookExport", dependencies: ["LogbookCore"]),
+        .testTarget(
+            name: "LogbookExportTests",
+            dependencies: ["LogbookExport", "LogbookCore", "LogbookJournal", "LogbookTestSupport"],
+            exclude: ["Schemas"]),
+        // Export throughput on a real journal, in release (bench/export-bench.sh).
+        .executableTarget(
+            name: "logbook-export-bench",
+            dependencies: ["LogbookCore", "LogbookExport", "LogbookJournal"]),
+
+        // ── index: the rebuildable SQLite projection of the journal (issue 8, part A) ──
+        .target(
+            name: "LogbookStore",
+            dependencies: ["LogbookCore", "LogbookConfig", "LogbookJournal", .product(name: "GRDB", package: "GRDB.swift")]),
+        // Writes a synthetic multi-year journal through JournalWriter (bench/index-bench.sh and
+        // the export, garage and web benches reuse it).
+        .executableTarget(
+            name: "logbook-journal-gen",
+            dependencies: ["LogbookCore", "LogbookJournal", .product(name: "Logging", package: "swift-log")]),
+        .testTarget(
+            name: "LogbookStoreTests",
+            dependencies: ["LogbookStore", "LogbookCore", "LogbookJournal", "LogbookTestSupport",
+                           .product(name: "GRDB", package: "GRDB.swift"),
+                           .product(name: "Logging", package: "swift-log")]),
+        // ── uplink: the journal to MQTT (Home Assistant) and PostgreSQL (issue 11) ──
+        .systemLibrary(
+            name: "CLogbookMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
+        .systemLibrary(name: "CLogbookPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        // Follower, cursors, sinks as Services, message and SQL building: no C library.
+        .target(
+            name: "LogbookUplink",
+            dependencies: [
+                "LogbookCore", "LogbookConfig", "LogbookJournal",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]),
+        // Adapters: the only importers of libmosquitto and libpq.
+        .target(name: "LogbookMQTT", dependencies: ["CLogbookMosquitto", "LogbookUplink"]),
+        .target(name: "LogbookPostgres", dependencies: ["CLogbookPQ", "LogbookUplink"]),
+        .executableTarget(
+            name: "logbook-uplink",
+            dependencies: [
+                "LogbookUplink", "LogbookMQTT", "LogbookPostgres", "LogbookConfig", "LogbookJournal", "LogbookCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+            ]),
+        // Writes the journal bench/uplink-bench.sh drains (figures printed by the script).
+        .executableTarget(
+            name: "logbook-uplink-bench",
+            dependencies: ["LogbookCore", "LogbookJournal", "LogbookTestSupport", .product(name: "Logging", package: "swift-log")]),
+        .testTarget(
+            name: "LogbookUplinkTests",
+            dependencies: [
+                "LogbookUplink", "LogbookMQTT", "LogbookPostgres", "LogbookJournal", "LogbookCore", "LogbookConfig",
+                "LogbookTestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+        // ── end uplink ──
 
         .target(
             name: "LogbookTestSupport",
@@ -125,7 +194,7 @@ let package = Package(
         .target(
             name: "LogbookWeb",
             dependencies: [
-                "LogbookCore", "LogbookConfig", "LogbookControl",
+                "LogbookCore", "LogbookConfig", "LogbookControl", "LogbookStore", "LogbookExport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -145,7 +214,7 @@ let package = Package(
             ]),
         .testTarget(
             name: "LogbookWebTests",
-            dependencies: ["LogbookWeb", "LogbookCore", "LogbookControl", "LogbookConfig", "LogbookTestSupport",
+            dependencies: ["LogbookWeb", "LogbookCore", "LogbookControl", "LogbookConfig", "LogbookJournal", "LogbookTestSupport",
                            .product(name: "NIOCore", package: "swift-nio"),
                            .product(name: "Logging", package: "swift-log")]),
     ],

@@ -10,7 +10,8 @@
 #   --no-strip     keep debug info (default: strip --strip-debug, symbols stay for backtraces)
 #   --compress C   dpkg-deb compressor: xz (default, smallest), gzip (fast), none
 #
-# Contents: /usr/bin/{logbookd,logbook}, systemd units, sysusers.d,
+# Contents: /usr/bin/{logbookd,logbook,logbook-uplink}, systemd units (logbook-uplink
+# disabled), sysusers.d,
 # tmpfiles.d, logind drop-in, udev rules, /etc/logbook/logbookd.toml (conffile; copied
 # from config/logbookd.toml when the tree has one, else a commented placeholder),
 # maintainer scripts from packaging/debian/. Depends are computed with dpkg-shlibdeps.
@@ -43,7 +44,7 @@ if [ -z "$BIN_DIR" ]; then
   (cd "$ROOT" && swift build -c release --static-swift-stdlib) >&2
   BIN_DIR=$ROOT/.build/release
 fi
-for f in logbookd logbook; do [ -x "$BIN_DIR/$f" ] || die "$BIN_DIR/$f missing"; done
+for f in logbookd logbook logbook-uplink; do [ -x "$BIN_DIR/$f" ] || die "$BIN_DIR/$f missing"; done
 if [ -z "$VERSION" ]; then
   VERSION="0.1.0~git$(date -u +%Y%m%d).$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo local)"
 fi
@@ -64,7 +65,8 @@ strip_elf() {
 
 install_file 0755 "$BIN_DIR/logbookd" /usr/bin/logbookd
 install_file 0755 "$BIN_DIR/logbook"  /usr/bin/logbook
-strip_elf "$D/usr/bin/logbookd" "$D/usr/bin/logbook"
+install_file 0755 "$BIN_DIR/logbook-uplink" /usr/bin/logbook-uplink
+strip_elf "$D/usr/bin/logbookd" "$D/usr/bin/logbook" "$D/usr/bin/logbook-uplink"
 # No swift-backtrace-static: the unit disables the backtracer (see logbookd.service).
 
 S=$ROOT/systemd
@@ -74,6 +76,11 @@ install_file 0644 "$S/sysusers.d/logbook.conf"     /usr/lib/sysusers.d/logbook.c
 install_file 0644 "$S/tmpfiles.d/logbook.conf"     /usr/lib/tmpfiles.d/logbook.conf
 install_file 0644 "$S/logind.conf.d/50-logbook.conf" /usr/lib/systemd/logind.conf.d/50-logbook.conf
 install_file 0644 "$S/udev/70-logbook-gpio.rules"  /lib/udev/rules.d/70-logbook-gpio.rules
+# ── uplink: installed disabled (it needs a broker or database configured first) ──
+install_file 0644 "$S/logbook-uplink.service"       /lib/systemd/system/logbook-uplink.service
+install_file 0644 "$S/sysusers.d/logbook-uplink.conf" /usr/lib/sysusers.d/logbook-uplink.conf
+install -d -m 0700 "$D/etc/logbook/uplink-credentials"
+[ -f "$ROOT/docs/uplink.md" ] && install_file 0644 "$ROOT/docs/uplink.md" /usr/share/doc/logbook/uplink.md
 # Ignition rules are site-specific examples (all commented out): documentation only.
 install_file 0644 "$S/udev/70-logbook-ignition.rules" /usr/share/doc/logbook/examples/70-logbook-ignition.rules
 
@@ -83,10 +90,10 @@ install_file 0644 "$PKG/copyright" /usr/share/doc/logbook/copyright
 [ -f "$ROOT/docs/install-pi.md" ] && install_file 0644 "$ROOT/docs/install-pi.md" /usr/share/doc/logbook/install-pi.md
 
 # Library dependencies of the binaries (libsystemd0, libgps28, libc6, ...).
-SHLIBS="libc6, libsystemd0, libgps28"
+SHLIBS="libc6, libsystemd0, libgps28, libsqlite3-0"
 if command -v dpkg-shlibdeps >/dev/null; then
   mkdir -p "$STAGE/shl/debian"; printf 'Source: logbook\n\nPackage: logbook\nArchitecture: any\n' > "$STAGE/shl/debian/control"
-  if out=$(cd "$STAGE/shl" && dpkg-shlibdeps -O -e "$D/usr/bin/logbookd" -e "$D/usr/bin/logbook" 2>/dev/null); then
+  if out=$(cd "$STAGE/shl" && dpkg-shlibdeps -O -e "$D/usr/bin/logbookd" -e "$D/usr/bin/logbook" -e "$D/usr/bin/logbook-uplink" 2>/dev/null); then
     [ -n "${out#shlibs:Depends=}" ] && SHLIBS=${out#shlibs:Depends=}
   fi
 else

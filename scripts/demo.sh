@@ -61,3 +61,6 @@ echo "== daemon log (last lines)"
 tail -n 5 "$work/logbookd.log"
 echo "== journal check"
 "$bin/logbook" --state-dir "$work/state" verify
+echo "== the trip index (logbook trips list / show)"
+"$bin/logbook" --config "$work/logbookd.toml" trips list
+"$bin/logbook" --config "$work/logbookd.toml" trips show 1 || true

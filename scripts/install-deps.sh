@@ -10,8 +10,16 @@ packages=(
     gpsd python3-gps libgps-dev libsystemd-dev libgpiod-dev pkg-config
     # recorder tests: geodesic reference, fake system bus
     python3-geographiclib dbus python3-dbusmock
+    # the trip index: SQLite for GRDB (LogbookStore)
+    libsqlite3-dev
+    # uplink (issue 11): libmosquitto + libpq to build; a real broker, PostgreSQL and openssl (test CA) to test
+    libmosquitto-dev libpq-dev mosquitto mosquitto-clients postgresql openssl
+    # disk-full tests mount a small tmpfs as the state directory (as root)
+    mount
     # Python test tools from PyPI live in a venv (scripts/python-venv.sh)
     python3-venv python3-pil
+    # exports: GPX schema check (xmllint), GPX round trip (gpsbabel), the trip picture in a browser
+    libxml2-utils gpsbabel chromium
     "$@"
 )
 missing=()

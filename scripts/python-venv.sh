@@ -9,6 +9,9 @@ cd "$(dirname "$0")/.."
 venv=.venv-test
 req=scripts/test-requirements.txt
 stamp=$venv/.requirements
+# Test suites run side by side: one builds the venv, the others wait for it (a lock on $req).
+exec 9<"$req"
+flock 9
 if [ ! -x $venv/bin/python ] || ! cmp -s $req $stamp; then
     /usr/bin/python3 -m venv --system-site-packages $venv >&2
     $venv/bin/pip install -q --disable-pip-version-check -r $req >&2

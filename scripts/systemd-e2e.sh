@@ -12,7 +12,8 @@
 #                                  or  systemd-e2e: <step>: FAIL <detail>
 # Steps, container 1 (units installed from systemd/ by hand, test drop-in, private gpsd):
 #   boot install logind-delay gps-replay start status-text user gps-fixes trip-service control-socket
-#   cli-member watchdog journal-recovery stop cli-stopped journal-fields
+#   cli-member index-root index-logbook index-member index-other watchdog journal-recovery stop
+#   cli-stopped index-after-stop journal-fields
 # Container 2 (the .deb built by scripts/build-deb.sh from the same binaries):
 #   deb-build deb-boot deb-install deb-upgrade deb-purge
 #
@@ -258,6 +259,32 @@ cli_member() {
   else fail cli-member "\`logbook status\` as e2emember: rc $rc: $(tr '\n' ' ' <<<"$out" | cut -c1-200)"; fi
 }
 
+# `systemctl reload` through real systemd while the trip runs: ExecReload sends SIGHUP, the
+# daemon re-reads the config (a new vehicle name here), same process, same trip.
+reload() {
+  local p0 p1 before after t0 d rc=0 _ line
+  p0=$(prop logbookd.service MainPID)
+  before=$(ct /usr/bin/python3 -c "$LIVE_TRIP" 2>/dev/null || true)
+  ct sed -i 's/^name = "E2E test car"/name = "E2E reloaded"/' /etc/logbook/logbookd.toml
+  t0=$(date +%s%N)
+  ct systemctl reload logbookd.service || rc=$?
+  d=$(ms_since "$t0")
+  for _ in $(seq 1 40); do
+    after=$(ct /usr/bin/python3 -c "$LIVE_TRIP" 2>/dev/null || true)
+    [[ $after == *"E2E reloaded" ]] && break
+    sleep 0.25
+  done
+  p1=$(prop logbookd.service MainPID)
+  line=$(ct journalctl -u logbookd.service --no-pager -o cat | grep -m1 'configuration reloaded' || true)
+  if [ "$rc" = 0 ] && [ "$p0" = "$p1" ] && [ "$(prop logbookd.service ActiveState)" = active ] \
+     && [ -n "$before" ] && [ "${before%% *}" = "${after%% *}" ] && [[ $after == *"E2E reloaded" ]] && [ -n "$line" ]; then
+    ok reload "systemctl reload took ${d} ms; same pid $p1; trip ${after%% *} goes on, vehicle now '${after#* }'; log: $line"
+  else
+    fail reload "rc=$rc after ${d} ms; pid $p0 -> $p1; trip before '$before' after '$after'; log: '${line:-none}'"
+  fi
+}
+LIVE_TRIP='import json; t = json.load(open("/run/logbook/live.json"))["trip"] or {}; print(t.get("id"), (t.get("vehicle") or {}).get("name"))'
+
 watchdog() {
   local n0 p0 n1 p1 st t0 _ d
   n0=$(prop logbookd.service NRestarts); p0=$(prop logbookd.service MainPID)
@@ -323,6 +350,63 @@ journal_fields() {
   if [[ $res == ok* ]]; then ok journal-fields "${res#ok }"; else fail journal-fields "${res#fail }"; fi
 }
 
+# ------------------------------------------------------------------ the trip index
+# /var/cache/logbook/index.sqlite is a rebuildable cache the CLI (and later the web app) opens
+# and catches up itself: whoever comes first creates it, and root, the daemon's user and a
+# member of group logbook must all be able to use it afterwards, without sudo.
+INDEX=/var/cache/logbook/index.sqlite
+# "mode owner:group" of a path in the container, or "missing".
+ct_stat() { ct stat -c '%a %U:%G' "$1" 2>/dev/null || echo missing; }
+# Number of trips in `logbook trips list --json` output on stdin (or "bad json").
+count_trips() { ct /usr/bin/python3 -c 'import json,sys; print(len(json.load(sys.stdin)["trips"]))' 2>/dev/null || echo "bad json"; }
+
+index_root() {
+  local out rc=0 dir file n
+  out=$(ct logbook trips list --json 2>&1) || rc=$?
+  dir=$(ct_stat /var/cache/logbook); file=$(ct_stat "$INDEX"); n=$(count_trips <<<"$out")
+  if [ "$rc" = 0 ] && [ "$dir" = "2770 logbook:logbook" ] && [ "$file" = "660 logbook:logbook" ] && [ "$n" -ge 1 ] 2>/dev/null; then
+    ok index-root "root ran \`logbook trips list\` first: rc 0, $n trip(s); /var/cache/logbook $dir, index.sqlite $file (handed to the directory's owner)"
+  else fail index-root "rc $rc trips '$n'; /var/cache/logbook '$dir' (want 2770 logbook:logbook); index.sqlite '$file' (want 660 logbook:logbook): $(head -c 200 <<<"$out")"; fi
+}
+
+index_logbook() {
+  local out rc=0 wal shm
+  out=$(as_user logbook logbook trips list 2>&1) || rc=$?
+  wal=$(ct_stat "$INDEX-wal"); shm=$(ct_stat "$INDEX-shm")
+  if [ "$rc" = 0 ] && [[ $wal == "660 logbook:logbook" || $wal == missing ]] && [[ $shm == "660 logbook:logbook" || $shm == missing ]]; then
+    ok index-logbook "as logbook (the daemon's user): rc 0: $(tail -1 <<<"$out"); -wal $wal, -shm $shm"
+  else fail index-logbook "as logbook: rc $rc: $(tr '\n' ' ' <<<"$out" | cut -c1-160); -wal '$wal' -shm '$shm'"; fi
+}
+
+index_member() {
+  local out rc=0 show rc2=0 id
+  out=$(as_user e2emember logbook trips list --json 2>&1) || rc=$?
+  id=$(ct /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["trips"][0]["id"])' <<<"$out" 2>/dev/null || echo "?")
+  show=$(as_user e2emember logbook trips show "$id" 2>&1) || rc2=$?
+  if [ "$rc" = 0 ] && [ "$rc2" = 0 ] && grep -q 'service: logbookd started' <<<"$show"; then
+    ok index-member "as e2emember (group logbook): trips list rc 0, trips show $id rc 0: $(grep -m1 '^Started' <<<"$show" | cut -c1-100)"
+  else fail index-member "as e2emember: list rc $rc, show $id rc $rc2: $(tr '\n' ' ' <<<"$out$show" | cut -c1-200)"; fi
+}
+
+index_other() {
+  local out rc=0
+  out=$(as_user e2eother logbook trips list 2>&1) || rc=$?
+  if [ "$rc" = 1 ] && grep -q 'Permission denied' <<<"$out" && [ "$(wc -l <<<"$out")" = 1 ]; then
+    ok index-other "as e2eother (not in group logbook): rc 1, one line: $out"
+  else fail index-other "as e2eother: rc $rc (want 1 and one line naming the permission problem): $(tr '\n' ' ' <<<"$out" | cut -c1-200)"; fi
+}
+
+# After the watchdog restart and the stop: the index catches up across the new segments and
+# holds the trip the restart closed ("recovered") and the one the stop closed ("shutdown").
+index_after_stop() {
+  local out rc=0 ends
+  out=$(as_user e2emember logbook trips list --json 2>&1) || rc=$?
+  ends=$(ct /usr/bin/python3 -c 'import json,sys; print(" ".join(sorted(set(str(t["end_reason"]) for t in json.load(sys.stdin)["trips"]))))' <<<"$out" 2>/dev/null || echo "?")
+  if [ "$rc" = 0 ] && [[ " $ends " == *" shutdown "* ]] && [[ " $ends " == *" recovered "* ]]; then
+    ok index-after-stop "as e2emember after the restart and the stop: rc 0, end reasons: $ends"
+  else fail index-after-stop "rc $rc, end reasons '$ends' (want recovered and shutdown): $(head -c 200 <<<"$out")"; fi
+}
+
 # ------------------------------------------------------------------ container 2: the .deb
 DEB1=; DEB2=
 deb_build() {
@@ -370,11 +454,11 @@ deb_purge() {
   local out rc=0 left=()
   ct sh -c 'echo "trip data" > /var/lib/logbook/journal/e2e-user-data'
   out=$(CT_TIMEOUT=120 ct env DEBIAN_FRONTEND=noninteractive dpkg --purge logbook 2>&1) || rc=$?
-  local p; for p in /usr/bin/logbookd /lib/systemd/system/logbookd.service /etc/logbook /run/logbook; do
+  local p; for p in /usr/bin/logbookd /lib/systemd/system/logbookd.service /etc/logbook /run/logbook /var/cache/logbook; do
     ct test -e "$p" && left+=("$p"); done
   if [ "$rc" = 0 ] && [ ${#left[@]} = 0 ] && [ "$(prop logbookd.service ActiveState)" = inactive ] \
      && ct test -f /var/lib/logbook/journal/e2e-user-data; then
-    ok deb-purge "dpkg --purge rc 0; daemon stopped; binaries, units, /etc/logbook removed; recorded trips in /var/lib/logbook kept"
+    ok deb-purge "dpkg --purge rc 0; daemon stopped; binaries, units, /etc/logbook, the index cache removed; recorded trips in /var/lib/logbook kept"
   else
     fail deb-purge "rc $rc; left behind: ${left[*]:-nothing}; service $(prop logbookd.service ActiveState); user data $(ct test -f /var/lib/logbook/journal/e2e-user-data && echo kept || echo DELETED): $(tail -2 <<<"$out" | tr '\n' ' ')"
   fi
@@ -384,14 +468,15 @@ deb_purge() {
 preflight
 
 # Steps that need a running daemon; reported as FAIL "not run" when an earlier step broke.
-DAEMON_STEPS="status-text user gps-fixes trip-service control-socket cli-member watchdog journal-recovery stop cli-stopped journal-fields"
+DAEMON_STEPS="status-text user gps-fixes trip-service control-socket cli-member reload index-root index-logbook index-member index-other watchdog journal-recovery stop cli-stopped index-after-stop journal-fields"
 not_run() { local s; for s in $2; do fail "$s" "not run ($1)"; done; }
 if boot boot; then
   if install_units; then
     logind_delay; gps_replay
     if start_target; then
       status_text; run_user; gps_fixes; trip_service; control_socket; cli_member
-      watchdog; journal_recovery; stop_service; cli_stopped; journal_fields
+      reload; index_root; index_logbook; index_member; index_other
+      watchdog; journal_recovery; stop_service; cli_stopped; index_after_stop; journal_fields
     else not_run "start failed" "$DAEMON_STEPS"; fi
   else not_run "install failed" "logind-delay gps-replay start $DAEMON_STEPS"; fi
 else not_run "boot failed" "install logind-delay gps-replay start $DAEMON_STEPS"; fi

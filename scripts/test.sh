@@ -17,7 +17,11 @@ swift build --build-tests "${flags[@]}"
 # pool, as wide as the cores) busy for a minute, which would starve the timing-checked
 # process tests (real gpsd, notify socket) running beside them.
 echo "== swift test (all but the journal crash suites)"
-swift test --skip-build "${flags[@]}" --skip LogbookJournalTests 2>&1 | tee .build/swift-test.log
+swift test --skip-build "${flags[@]}" --skip LogbookJournalTests --skip LogbookUplinkTests 2>&1 | tee .build/swift-test.log
+# The uplink's fleet test runs three daemons, three gpsd replays, six uplinks, PostgreSQL
+# and mosquitto for ~100 s: on its own, so it does not disturb the timing-checked tests.
+echo "== swift test (uplink: real mosquitto, PostgreSQL, three cars)"
+swift test --skip-build "${flags[@]}" --filter LogbookUplinkTests 2>&1 | tee -a .build/swift-test.log
 echo "== swift test (journal, crash suites)"
 swift test --skip-build "${flags[@]}" --filter LogbookJournalTests 2>&1 | tee -a .build/swift-test.log
 # Tests that are not Swift tests (real browsers, fuzzers, …): scripts/tests.d/NN-name.sh, in order.
@@ -37,6 +41,7 @@ if [ -x scripts/systemd-e2e.sh ]; then
     echo "== systemd end-to-end (real systemd as PID 1)"
     swift build -c release --static-swift-stdlib "${flags[@]}" --product logbookd
     swift build -c release --static-swift-stdlib "${flags[@]}" --product logbook
+    swift build -c release --static-swift-stdlib "${flags[@]}" --product logbook-uplink  # in the .deb
     LOGBOOK_BIN_DIR="$(swift build -c release --show-bin-path)" scripts/systemd-e2e.sh
 fi
 echo "== all tests passed"

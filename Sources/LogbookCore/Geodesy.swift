@@ -159,4 +159,25 @@ public enum Geodesy {
         if y > .pi { y -= 2 * .pi } else if y <= -.pi { y += 2 * .pi }
         return y
     }
+
+    // MARK: - Local plane
+
+    /// Metres north and east from `a` to `b` on the local tangent plane (equirectangular,
+    /// WGS-84 radii of curvature at `a`): for comparing short steps with a velocity, where a
+    /// few millimetres per kilometre do not matter.
+    public static func localOffset(from a: Fix, to b: Fix) -> (north: Double, east: Double) {
+        let φ = radians(clampLatitude(a.latitude))
+        let e2 = flattening * (2 - flattening)
+        let w = (1 - e2 * sin(φ) * sin(φ)).squareRoot()
+        let meridian = semiMajorAxis * (1 - e2) / (w * w * w)
+        let prime = semiMajorAxis / w
+        return (radians(b.latitude - a.latitude) * meridian,
+                radians(normalizedLongitudeDelta(b.longitude - a.longitude)) * prime * cos(φ))
+    }
+
+    /// The velocity (m/s north and east) of a speed over ground along a course in degrees true.
+    public static func velocity(speed: Double, track: Double) -> (north: Double, east: Double) {
+        let t = radians(track)
+        return (speed * cos(t), speed * sin(t))
+    }
 }

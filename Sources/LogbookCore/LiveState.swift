@@ -8,6 +8,8 @@ public struct LiveState: Sendable, Equatable {
     /// Wall-clock time of the update.
     public var updatedAt: GPSTime = GPSTime(nanoseconds: 0)
     public var gps = GPSBlock()
+    /// Whether the journal is writing, or holding records in memory (a full disk).
+    public var journal = JournalBlock()
     /// The trip being recorded, nil when idle.
     public var trip: TripBlock?
     /// The last ended trip, for 60 s after it ended.
@@ -31,6 +33,33 @@ public struct LiveState: Sendable, Equatable {
         /// Fixes the filter refused.
         public var rejected = 0
         public init() {}
+    }
+
+    /// The journal's health. While `status` is not "ok" the daemon keeps recording into a
+    /// bounded in-memory buffer and retries every commit interval; nothing is lost until the
+    /// buffer is full (then points are dropped and counted, trip ends still kept).
+    public struct JournalBlock: Sendable, Equatable {
+        /// "ok", "disk full" (no space for the next commit) or "error" (an I/O error).
+        public var status = "ok"
+        /// Records (a record holds up to 1,024 points) waiting in memory for the disk.
+        public var pendingRecords = 0
+        /// Their size as they will be written, bytes, and the most the buffer holds.
+        public var pendingBytes = 0
+        public var bufferBytes = 0
+        /// Points dropped because the buffer was full (since the daemon started).
+        public var droppedPoints = 0
+        /// The last error, while it lasts.
+        public var error: String?
+        public init() {}
+
+        /// The one-line form for `STATUS=` and `logbook status`, nil when all is well.
+        public var problem: String? {
+            guard status != "ok" else { return nil }
+            let used = bufferBytes > 0 ? Int((Double(pendingBytes) / Double(bufferBytes) * 100).rounded(.up)) : 0
+            var s = "journal: \(status), \(min(used, 100)) % of the memory buffer used"
+            if droppedPoints > 0 { s += ", \(droppedPoints) points dropped" }
+            return s
+        }
     }
 
     /// A trip's summary as the live state shows it.
@@ -79,6 +108,7 @@ extension LiveState {
             ("seq", .number(Double(seq))),
             ("updated_at", .string(updatedAt.description)),
             ("gps", gps.json),
+            ("journal", journal.json),
             ("trip", trip?.json ?? .null),
             ("last_trip", lastTrip?.json ?? .null),
         ])
@@ -99,6 +129,19 @@ extension LiveState.GPSBlock {
             ("satellites_used", .integer(satellitesUsed)),
             ("fixes", .number(Double(fixes))),
             ("rejected", .number(Double(rejected))),
+        ])
+    }
+}
+
+extension LiveState.JournalBlock {
+    public var json: JSONValue {
+        .object([
+            ("status", .string(status)),
+            ("pending_records", .number(Double(pendingRecords))),
+            ("pending_bytes", .number(Double(pendingBytes))),
+            ("buffer_bytes", .number(Double(bufferBytes))),
+            ("dropped_points", .number(Double(droppedPoints))),
+            ("error", .string(error)),
         ])
     }
 }

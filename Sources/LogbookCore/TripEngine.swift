@@ -58,8 +58,8 @@ public enum TripPhase: String, Sendable, Hashable, Codable {
 /// to now, or to the effective end; average speed is distance over that total duration.
 /// A trip ending with < 50 m and < 60 s (configurable) is ended with `discarded: true`.
 public struct TripEngine: Sendable {
-    /// The thresholds in force.
-    public let configuration: TripEngineConfiguration
+    /// The thresholds in force (changed live by ``reconfigure(_:)``).
+    public private(set) var configuration: TripEngineConfiguration
     /// The engine's fix filter (its counters feed the live state).
     public internal(set) var filter: FixFilter
     /// The figures of the last ended trip (`last_trip`), if any.
@@ -86,6 +86,15 @@ public struct TripEngine: Sendable {
     public init(configuration: TripEngineConfiguration = TripEngineConfiguration()) {
         self.configuration = configuration
         self.filter = FixFilter(configuration: configuration.filter)
+    }
+
+    /// Puts new thresholds in force without touching the open trip, its figures or the
+    /// sources on record (a config reload on SIGHUP): timers already running keep their
+    /// deadlines; the next ones use the new values.
+    public mutating func reconfigure(_ configuration: TripEngineConfiguration) {
+        self.configuration = configuration
+        filter.configuration = configuration.filter
+        if !configuration.motionEnabled { candidate = nil }
     }
 
     /// The fix filter's counters.

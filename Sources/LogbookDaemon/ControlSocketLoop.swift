@@ -27,6 +27,10 @@ final class ControlSocketLoop {
     private var chunk = [UInt8](repeating: 0, count: 16_384)
     /// Out of fds: stop polling the listener for a moment instead of spinning on it.
     private var acceptPaused = false
+    /// Warnings any local process can provoke at will: at most one line a second each.
+    private var refusedLog = LogRateLimiter()
+    private var slowReaderLog = LogRateLimiter()
+    private var acceptErrorLog = LogRateLimiter()
 
     init(
         server: ControlSocketServer, listener: ControlSocketListener, handler: any ControlHandler, updates: LiveUpdates,
@@ -63,7 +67,9 @@ final class ControlSocketLoop {
                 fds.append(pollfd(fd: client.fd, events: events, revents: 0))
                 ids.append(id)
             }
-            let ready = poll(&fds, nfds_t(fds.count), acceptPaused ? 100 : -1)
+            let flushIn = [refusedLog, slowReaderLog, acceptErrorLog].compactMap { $0.millisecondsUntilFlush() }.min()
+            let ready = poll(&fds, nfds_t(fds.count), acceptPaused ? min(100, flushIn ?? 100) : flushIn ?? -1)
+            flushRateLimitedWarnings()
             if ready < 0 {
                 if errno == EINTR { continue }
                 return "poll: \(errnoText(errno))"
@@ -92,7 +98,9 @@ final class ControlSocketLoop {
                 case EINTR, ECONNABORTED, EPROTO: continue
                 case EAGAIN, EWOULDBLOCK: return
                 default:
-                    logger.error("control socket: accept failed", metadata: ["error": "\(errnoText(errno))"])
+                    if let held = acceptErrorLog.admit() {
+                        logger.error("control socket: accept failed", metadata: ["error": "\(errnoText(errno))", "suppressed": "\(held)"])
+                    }
                     acceptPaused = true
                     return
                 }
@@ -105,7 +113,9 @@ final class ControlSocketLoop {
                 let line = ControlReply.error("too_many_clients", "at most \(limits.maxClients) clients", id: nil)
                 _ = line.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)) }
                 close(fd)
-                logger.warning("control socket: client refused, too many clients", metadata: ["limit": "\(limits.maxClients)"])
+                if let held = refusedLog.admit() {
+                    logger.warning("control socket: client refused, too many clients", metadata: ["limit": "\(limits.maxClients)", "suppressed": "\(held)"])
+                }
                 continue
             }
             lastClientID += 1
@@ -152,13 +162,31 @@ final class ControlSocketLoop {
     private func reply(_ client: ControlConnection, _ line: [UInt8]) {
         guard !client.peerGone else { return }
         guard client.enqueue(line) else {
-            logger.warning(
-                "control socket: client not reading its replies; disconnecting",
-                metadata: ["client": "\(client.id)", "pending_bytes": "\(client.pendingOutput)", "watching": "\(client.isWatching)"])
+            if let held = slowReaderLog.admit() {
+                logger.warning(
+                    "control socket: client not reading its replies; disconnecting",
+                    metadata: [
+                        "client": "\(client.id)", "pending_bytes": "\(client.pendingOutput)", "watching": "\(client.isWatching)",
+                        "suppressed": "\(held)",
+                    ])
+            }
             drop(client)
             return
         }
         _ = client.flush()
+    }
+
+    /// The summary lines of rate-limited warnings whose second has passed.
+    private func flushRateLimitedWarnings() {
+        if let n = refusedLog.flush() {
+            logger.warning("control socket: more clients refused, too many clients", metadata: ["limit": "\(limits.maxClients)", "suppressed": "\(n)"])
+        }
+        if let n = slowReaderLog.flush() {
+            logger.warning("control socket: more clients not reading their replies disconnected", metadata: ["suppressed": "\(n)"])
+        }
+        if let n = acceptErrorLog.flush() {
+            logger.error("control socket: accept kept failing", metadata: ["suppressed": "\(n)"])
+        }
     }
 
     // MARK: Requests

@@ -17,14 +17,25 @@ public struct Daemon: Sendable {
     let bootID: String
     let logger: Logger
     let notifier: SystemdNotifier
+    let reloadConfiguration: (@Sendable () throws -> DaemonConfiguration)?
+    let logLevel: LogLevelSwitch?
 
     /// Prepares directories and opens (and so recovers) the journal; nothing runs until ``run()``.
     ///
+    /// - Parameters:
+    ///   - reload: reads the configuration again on SIGHUP (as `main` read it at start); nil
+    ///     leaves SIGHUP a no-op that says so.
+    ///   - logLevel: the level every logger reads, changed by a reload.
     /// - Throws: ``DaemonError`` when a directory cannot be created or the journal cannot be opened.
-    public init(configuration: DaemonConfiguration, logger: Logger, notifier: SystemdNotifier = SystemdNotifier()) throws {
+    public init(
+        configuration: DaemonConfiguration, logger: Logger, notifier: SystemdNotifier = SystemdNotifier(),
+        reload: (@Sendable () throws -> DaemonConfiguration)? = nil, logLevel: LogLevelSwitch? = nil
+    ) throws {
         self.configuration = configuration
         self.logger = logger
         self.notifier = notifier
+        self.reloadConfiguration = reload
+        self.logLevel = logLevel
         for dir in [configuration.stateDirectory, configuration.runtimeDirectory] {
             let rc = makeDirectories(dir)
             guard rc == 0 else { throw DaemonError.directory(dir, errnoText(rc)) }
@@ -35,12 +46,19 @@ public struct Daemon: Sendable {
             journal = try JournalWriter.open(
                 JournalConfiguration(
                     directory: configuration.journalDirectory, stateDirectory: configuration.stateDirectory,
-                    commitInterval: configuration.commitInterval),
+                    commitInterval: configuration.commitInterval,
+                    segmentSize: (configuration.debugSegmentKiB ?? 4096) << 10,
+                    maximumBacklogBytes: configuration.diskFullBufferBytes),
                 logger: logger)
         } catch {
             throw DaemonError.journal("\(error)")
         }
         let r = journal.recovery
+        if r.diskFull {
+            logger.error(
+                "journal: disk full at start; recording into memory and retrying every commit interval",
+                metadata: ["buffer_bytes": "\(configuration.diskFullBufferBytes)", "directory": "\(configuration.journalDirectory)"])
+        }
         logger.info(
             r.wasUnclean ? "journal recovered after an unclean stop" : "journal opened",
             metadata: [
@@ -56,9 +74,12 @@ public struct Daemon: Sendable {
         let stall = StallSwitch()
         let updates = LiveUpdates()
         let socketUp = StartupGate()
+        let shared = ConfigurationCell(configuration)
+        let (sourceChanges, sourceContinuation) = AsyncStream.makeStream(of: [SourceConfiguration].self, bufferingPolicy: .bufferingNewest(1))
+        let reloadHooks = ReloadHooks(load: reloadConfiguration, logLevel: logLevel, shared: shared, sources: sourceContinuation)
         var control = ControlSocketService(
             path: configuration.controlSocketPath, group: configuration.controlGroup,
-            handler: DaemonControlHandler(state: state, events: continuation, configuration: configuration),
+            handler: DaemonControlHandler(state: state, events: continuation, configuration: shared),
             updates: updates, logger: logger)
         control.onListening = { socketUp.open() }
         // Shutdown runs in reverse order: tell systemd, stop the reader, close the socket,
@@ -72,13 +93,16 @@ public struct Daemon: Sendable {
         }
         entries.append(Entry(service: PipelineService(
             events: events, state: state, notifier: notifier, logger: logger, configuration: configuration,
-            journal: journal, bootID: bootID, stall: stall, updates: updates, startup: socketUp)))
+            journal: journal, bootID: bootID, stall: stall, updates: updates, startup: socketUp, reloadHooks: reloadHooks)))
         // Without its socket the daemon still records trips: a bind failure is logged, not fatal.
         entries.append(Entry(service: control, successTerminationBehavior: .ignore, failureTerminationBehavior: .ignore))
         entries.append(Entry(service: TickerService(events: continuation)))
-        entries.append(Entry(service: SignalSourcesService(configuration: configuration, events: continuation, logger: logger)))
+        entries.append(Entry(service: SignalSourcesService(
+            configuration: configuration, sourceChanges: sourceChanges, events: continuation, logger: logger)))
         entries.append(Entry(service: GPSReaderService(source: gpsSource, events: continuation)))
-        if configuration.debugStallSignal { entries.append(Entry(service: StallHookService(stall: stall, logger: logger))) }
+        entries.append(Entry(service: ProcessSignalService(
+            events: continuation, state: state, journal: journal, gpsd: configuration.gpsd,
+            stall: configuration.debugStallSignal ? stall : nil, logger: logger)))
         entries.append(Entry(service: ShutdownNotifierService(notifier: notifier, logger: logger)))
         var config = ServiceGroupConfiguration(services: entries, gracefulShutdownSignals: gracefulShutdownSignals, logger: logger)
         config.maximumGracefulShutdownDuration = .seconds(10)
@@ -100,19 +124,6 @@ public enum DaemonError: Error, CustomStringConvertible {
         switch self {
         case .directory(let path, let why): "cannot create directory \(path): \(why)"
         case .journal(let why): "cannot open the journal: \(why)"
-        }
-    }
-}
-
-/// Turns SIGUSR1 into a pipeline stall; only installed for the systemd watchdog test.
-struct StallHookService: Service {
-    let stall: StallSwitch
-    let logger: Logger
-
-    func run() async {
-        for await _ in await UnixSignalsSequence(trapping: .sigusr1).cancelOnGracefulShutdown() {
-            logger.warning("SIGUSR1: stalling the pipeline (debug hook)")
-            stall.turnOn()
         }
     }
 }

@@ -2,6 +2,7 @@
 public import LogbookConfig
 public import LogbookCore
 public import LogbookGPSD
+internal import LogbookJournal
 public import Logging
 
 /// Everything `logbookd` is configured with. Defaults are the shipped `config/logbookd.toml`.
@@ -20,6 +21,9 @@ public struct DaemonConfiguration: Sendable {
     public var liveInterval: Duration = .seconds(1)
     /// Group-commit interval of the journal (1–10 s).
     public var commitInterval: Duration = .seconds(5)
+    /// `journal.disk_full_buffer_s`: seconds of driving kept in memory while the journal
+    /// cannot write (disk full), at the recorded point rate. Default one hour.
+    public var diskFullBuffer: Double = 3600
     /// Test hook: SIGUSR1 stalls the pipeline (`LOGBOOKD_DEBUG_STALL_SIGNAL=1`), so the
     /// systemd watchdog test can see a hung daemon restarted. Never set in production.
     public var debugStallSignal = false
@@ -27,6 +31,9 @@ public struct DaemonConfiguration: Sendable {
     /// (`LOGBOOKD_DEBUG_CLOCK_SCALE`), so a replay paced N× sees stop and grace timers at the
     /// drive's own pace. Never set in production.
     public var debugClockScale: Double = 1
+    /// Test hook: journal segment size in KiB (`LOGBOOKD_DEBUG_SEGMENT_KIB`, 64–4096), so the
+    /// disk-full test reaches a rotation quickly. Never set in production.
+    public var debugSegmentKiB: Int?
     /// `[[vehicle]]` entries.
     public var vehicles: [Vehicle] = []
     /// `[[source]]` entries: what starts and stops trips.
@@ -46,6 +53,12 @@ public struct DaemonConfiguration: Sendable {
     public var logindBusAddress: String?
 
     public init() {}
+
+    /// The journal's in-memory buffer for a full disk, as ``JournalConfiguration``
+    /// counts it: `disk_full_buffer_s` of points at `trip.point_interval_s` (at least 1 s).
+    public var diskFullBufferBytes: Int {
+        JournalConfiguration.backlogBytes(forPoints: Int(diskFullBuffer / max(trip.minPointInterval, 1)))
+    }
 
     /// `<state-dir>/journal`.
     public var journalDirectory: String { stateDirectory + "/journal" }
@@ -95,6 +108,12 @@ public struct DaemonConfiguration: Sendable {
             }
             config.debugClockScale = scale
         }
+        if let text = environment["LOGBOOKD_DEBUG_SEGMENT_KIB"] {
+            guard let kib = Int(text), kib >= 64, kib <= 4096 else {
+                throw ConfigError(key: "LOGBOOKD_DEBUG_SEGMENT_KIB", file: nil, problem: "expected a number from 64 to 4096, got \"\(text)\"")
+            }
+            config.debugSegmentKiB = kib
+        }
         try reader.rejectUnknownKeys(owned: ConfigTables.daemon)
         try config.apply(overrides)
         return config
@@ -107,6 +126,7 @@ public struct DaemonConfiguration: Sendable {
         if let s = try r.string("log_level") { logLevel = try Self.level(s, key: "log_level") }
         if let d = try r.double("live.interval_s", in: 0.2...2) { liveInterval = .milliseconds(Int64(d * 1000)) }
         if let d = try r.double("journal.commit_interval_s", in: 1...10) { commitInterval = .milliseconds(Int64(d * 1000)) }
+        if let d = try r.double("journal.disk_full_buffer_s", in: 60...86_400) { diskFullBuffer = d }
         if let s = try r.string("control.socket") { controlSocket = try Self.directory(s, key: "control.socket") }
         if let s = try r.string("control.group") { controlGroup = s.isEmpty ? nil : s }
         hookOnTripStart = try r.string("hooks.on_trip_start")

@@ -7,7 +7,8 @@ internal import LogbookCore
 struct DaemonControlHandler: ControlHandler {
     let state: DaemonState
     let events: AsyncStream<PipelineEvent>.Continuation
-    let configuration: DaemonConfiguration
+    /// The configuration in force (vehicles change on a reload).
+    let configuration: ConfigurationCell
 
     func currentState() -> JSONValue { state.snapshot.json }
 
@@ -16,8 +17,9 @@ struct DaemonControlHandler: ControlHandler {
         switch command {
         case "trip.start":
             let vehicle = request["vehicle"]?.stringValue
-            if let vehicle, configuration.vehicle(vehicle) == nil {
-                let known = configuration.vehicles.map(\.id).joined(separator: ", ")
+            let config = configuration.current
+            if let vehicle, config.vehicle(vehicle) == nil {
+                let known = config.vehicles.map(\.id).joined(separator: ", ")
                 return .failure(ControlError(code: "unknown_vehicle", message: "no vehicle \"\(vehicle)\" is configured (known: \(known.isEmpty ? "none" : known))"))
             }
             tripCommand = .start(vehicle: vehicle)

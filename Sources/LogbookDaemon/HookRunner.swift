@@ -65,7 +65,13 @@ final class HookRunner: Sendable {
         var empty = sigset_t()
         sigemptyset(&empty)
         posix_spawnattr_setsigmask(&attr, &empty)
-        posix_spawnattr_setflags(&attr, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETPGROUP))
+        // Nor the signals it ignores (SIG_IGN survives exec): a hook piping into `head` must
+        // die of SIGPIPE as usual.
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for s in ProcessSignals.resetForChildren { sigaddset(&defaults, s) }
+        posix_spawnattr_setsigdefault(&attr, &defaults)
+        posix_spawnattr_setflags(&attr, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
         var env = ProcessSignals.environment()
         for (k, v) in extra { env[k] = v }
         let words: [String] = ["/bin/sh", "-c", command]

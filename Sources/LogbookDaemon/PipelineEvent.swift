@@ -15,6 +15,8 @@ enum PipelineEvent: Sendable {
     case prepareForShutdown(done: @Sendable () -> Void)
     /// Once a second: drives timers and proves the pipeline turns.
     case tick
+    /// SIGHUP: re-read the configuration and apply what can change live.
+    case reload
 }
 
 /// What a command did: the open trip afterwards, or why it was refused.

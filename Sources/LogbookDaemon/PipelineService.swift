@@ -25,8 +25,11 @@ struct PipelineService: Service {
     let updates: LiveUpdates
     /// Opened when the control socket listens: READY=1 waits for it.
     let startup: StartupGate
+    /// SIGHUP: where a reload reads the new configuration and whom it tells.
+    let reloadHooks: ReloadHooks
 
     func run() async {
+        var running = configuration
         var recorder = TripRecorder(configuration: configuration, journal: journal, logger: logger, bootID: bootID)
         var status = StatusLine(notifier: notifier)
         status.set("waiting for gpsd at \(configuration.gpsd)")
@@ -69,6 +72,9 @@ struct PipelineService: Service {
                 news = true
             case .tick:
                 recorder.handle(.tick, at: now())
+                news = true
+            case .reload:
+                reload(&running, &recorder, at: now())
                 news = true
             }
             publish(recorder)
@@ -143,16 +149,28 @@ struct PipelineService: Service {
         let t = now()
         let trip = recorder.liveTrip(at: t)
         let counters = recorder.engine.filterCounters
+        let j = journal.statistics
         state.update {
             $0.gps.fixes = counters.accepted
             $0.gps.rejected = counters.rejected
             $0.trip = trip
             $0.lastTrip = recorder.lastTrip
+            $0.journal.status = j.lastError == nil ? "ok" : j.diskFull ? "disk full" : "error"
+            $0.journal.pendingRecords = j.pendingRecords
+            $0.journal.pendingBytes = j.pendingBytes
+            $0.journal.bufferBytes = configuration.diskFullBufferBytes
+            $0.journal.droppedPoints = j.droppedPoints
+            $0.journal.error = j.lastError
         }
     }
 
-    /// What `systemctl status` should say.
+    /// What `systemctl status` should say: the state, then the journal's trouble if any.
     static func describe(_ live: LiveState, gpsd: GPSDEndpoint) -> String {
+        let text = describeRecording(live, gpsd: gpsd)
+        return live.journal.problem.map { "\(text) — \($0)" } ?? text
+    }
+
+    private static func describeRecording(_ live: LiveState, gpsd: GPSDEndpoint) -> String {
         if let trip = live.trip {
             var s = "recording trip \(trip.id) — \(formatKilometres(trip.distanceMeters)) km"
             if let v = trip.speed { s += ", \(Int((v * 3.6).rounded())) km/h" }

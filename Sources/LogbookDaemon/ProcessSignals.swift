@@ -5,14 +5,22 @@
 
 /// Process-wide set-up for `logbookd`: signals and the environment.
 public enum ProcessSignals {
-    /// Blocks SIGTERM, SIGINT, SIGHUP and SIGUSR1 in the calling (main) thread before any
-    /// other thread starts, and ignores SIGPIPE (libgps writes to a socket gpsd may have closed).
+    /// The signals a hook must see with their default action again (dispositions set to
+    /// SIG_IGN survive `exec`).
+    public static let resetForChildren = [SIGPIPE, SIGHUP, SIGUSR1, SIGUSR2, SIGALRM, SIGTERM, SIGINT]
+
+    /// Before any thread starts: blocks SIGTERM, SIGINT, SIGHUP, SIGUSR1, SIGUSR2 and SIGALRM
+    /// (threads inherit the mask), ignores SIGPIPE (libgps writes to a socket gpsd may have
+    /// closed), and ignores HUP, USR1, USR2 and ALRM until the daemon's signal service traps
+    /// them: libdispatch later waits in `sigsuspend` on the main thread with every signal
+    /// unblocked, so the mask alone does not keep a default action from killing the process
+    /// (a SIGHUP while the journal is being recovered must not end it).
     public static func prepareDaemon() {
         var set = sigset_t()
         sigemptyset(&set)
-        for s in [SIGTERM, SIGINT, SIGHUP, SIGUSR1] { sigaddset(&set, s) }
+        for s in [SIGTERM, SIGINT, SIGHUP, SIGUSR1, SIGUSR2, SIGALRM] { sigaddset(&set, s) }
         pthread_sigmask(SIG_BLOCK, &set, nil)
-        signal(SIGPIPE, SIG_IGN)
+        for s in [SIGPIPE, SIGHUP, SIGUSR1, SIGUSR2, SIGALRM] { signal(s, SIG_IGN) }
     }
 
     /// The process environment as a dictionary (no Foundation in the daemon).

@@ -10,7 +10,7 @@ internal import Logging
 struct TripRecorder {
     private(set) var engine: TripEngine
     private let journal: JournalWriter
-    private let configuration: DaemonConfiguration
+    private var configuration: DaemonConfiguration
     private let logger: Logger
     private let bootID: String
     /// The open trip's id and vehicle.
@@ -21,7 +21,8 @@ struct TripRecorder {
     private var lastFixTime: GPSTime?
     /// Appends that failed (disk full, I/O error): the live state and the log show them.
     private(set) var journalErrors = 0
-    let hooks: HookRunner?
+    private var appendErrorLog = LogRateLimiter(interval: .seconds(60))
+    private(set) var hooks: HookRunner?
 
     init(configuration: DaemonConfiguration, journal: JournalWriter, logger: Logger, bootID: String) {
         self.engine = TripEngine(configuration: configuration.trip)
@@ -29,12 +30,24 @@ struct TripRecorder {
         self.configuration = configuration
         self.logger = logger
         self.bootID = bootID
-        hooks =
-            configuration.hookOnTripStart == nil && configuration.hookOnTripEnd == nil
-            ? nil
-            : HookRunner(
-                onStart: configuration.hookOnTripStart, onEnd: configuration.hookOnTripEnd,
-                timeout: configuration.hookTimeout, logger: logger)
+        hooks = Self.hookRunner(configuration, logger: logger)
+    }
+
+    /// A reload: new vehicles, thresholds and hooks; the open trip, its id and figures stay.
+    /// Hooks already running finish under the runner that started them.
+    mutating func reconfigure(_ new: DaemonConfiguration) {
+        engine.reconfigure(new.trip)
+        if new.hookOnTripStart != configuration.hookOnTripStart || new.hookOnTripEnd != configuration.hookOnTripEnd
+            || new.hookTimeout != configuration.hookTimeout
+        {
+            hooks = Self.hookRunner(new, logger: logger)
+        }
+        configuration = new
+    }
+
+    private static func hookRunner(_ c: DaemonConfiguration, logger: Logger) -> HookRunner? {
+        guard c.hookOnTripStart != nil || c.hookOnTripEnd != nil else { return nil }
+        return HookRunner(onStart: c.hookOnTripStart, onEnd: c.hookOnTripEnd, timeout: c.hookTimeout, logger: logger)
     }
 
     /// Feeds one event to the engine and records what it decides.
@@ -110,7 +123,10 @@ struct TripRecorder {
             try journal.append(record)
         } catch {
             journalErrors += 1
-            logger.error("journal append failed", metadata: ["error": "\(error)"])
+            // Once a minute at most: a full buffer refuses a point every second.
+            if let held = appendErrorLog.admit() {
+                logger.error("journal append refused", metadata: ["error": "\(error)", "suppressed": "\(held)"])
+            }
         }
     }
 

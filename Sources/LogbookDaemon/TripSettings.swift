@@ -26,6 +26,7 @@ extension DaemonConfiguration {
         if let d = try r.double("trip.motion_stop_s", in: 10...7200) { trip.motionStopDuration = d }
         if let d = try r.double("trip.motion_stop_radius_m", in: 1...5000) { trip.motionStopRadius = d }
         if let d = try r.double("trip.max_eph_m", in: 1...10_000) { trip.filter.maxHorizontalError = d }
+        if let d = try r.double("trip.poor_fix_gate_m", in: 0...1000) { trip.filter.poorFixGate = d }
         if let d = try r.double("trip.max_speed_kmh", in: 10...2000) { trip.filter.maxSpeed = d / 3.6 }
         trip.motionEnabled = sources.contains { $0.kind == .motion }
     }

@@ -43,6 +43,13 @@ public struct JournalIOError: Error, CustomStringConvertible, Sendable, Hashable
     public var description: String {
         "\(operation) \(path): \(String(cString: strerror(code))) (errno \(code))"
     }
+
+    /// The file system is full (`ENOSPC`) or the quota used up (`EDQUOT`): a state it can
+    /// leave again, so the writer keeps records in memory and retries instead of failing.
+    public var isDiskFull: Bool { code == ENOSPC || code == EDQUOT }
+
+    /// Whether `error` is a disk-full ``JournalIOError``.
+    static func isDiskFull(_ error: any Error) -> Bool { (error as? JournalIOError)?.isDiskFull ?? false }
 }
 
 /// The real file system (Glibc calls; retries on `EINTR`).

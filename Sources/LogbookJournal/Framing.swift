@@ -32,7 +32,9 @@ enum Framing {
             let n = min(avail, payload.count - start)
             let end = start + n == payload.count
             let type: FragmentType = begin && end ? .full : begin ? .first : end ? .last : .middle
-            var crc = CRC32C.update(0, withUnsafeBytes(of: type.rawValue) { $0 })
+            // The CRC is computed inside the closure: a pointer returned out of withUnsafeBytes
+            // dangles, and -O builds then read garbage (debug and release disagreed).
+            var crc = withUnsafeBytes(of: type.rawValue) { CRC32C.update(0, $0) }
             crc = payload.withUnsafeBytes { CRC32C.update(crc, UnsafeRawBufferPointer(rebasing: $0[start..<(start + n)])) }
             let masked = CRC32C.mask(crc)
             out.append(contentsOf: [
@@ -105,7 +107,7 @@ enum Framing {
             }
             guard headerSize + length <= leftover else { return (validEnd, .corrupt("fragment crosses block at \(pos)")) }
             if pos + headerSize + length > count { return (validEnd, .truncated) }
-            var crc = CRC32C.update(0, withUnsafeBytes(of: rawType) { $0 })
+            var crc = withUnsafeBytes(of: rawType) { CRC32C.update(0, $0) }
             crc = bytes.withUnsafeBytes {
                 CRC32C.update(crc, UnsafeRawBufferPointer(rebasing: $0[(pos + headerSize)..<(pos + headerSize + length)]))
             }

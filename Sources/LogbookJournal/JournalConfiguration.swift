@@ -13,8 +13,22 @@ public struct JournalConfiguration: Sendable {
     /// How often a signed checkpoint is written while records flow (also at each trip end
     /// and at seal).
     public var checkpointInterval: Duration
-    /// Most bytes of records kept in memory while commits fail; appends throw beyond it.
+    /// Most bytes (estimated, as encoded) of records kept in memory while commits fail (a
+    /// full disk): points beyond it are refused; trip, signal and entry records may use
+    /// ``backlogReserveBytes`` more, so a trip buffered to the limit can still be closed.
     public var maximumBacklogBytes: Int
+    /// Most points merged into one points record (≈ 26 KiB at 1,024). A bench knob: the
+    /// journal generator sets 5 to write records like a daemon at 1 Hz with 5 s commits.
+    package var maximumPointsPerRecord = 1024
+
+    /// Room beyond ``maximumBacklogBytes`` for records other than points.
+    public static let backlogReserveBytes = 64 << 10
+
+    /// The ``maximumBacklogBytes`` that hold `points` points (26 bytes each as encoded, in
+    /// records of up to 1,024, the default) and a few hundred signal and trip records besides.
+    public static func backlogBytes(forPoints points: Int) -> Int {
+        points * PointCodec.size + (points / 1024 + 1) * 32 + (32 << 10)
+    }
 
     /// Creates a configuration with the design defaults (DESIGN.md §3).
     public init(
@@ -37,6 +51,9 @@ public struct JournalConfiguration: Sendable {
         }
         guard segmentSize >= 64 << 10, segmentSize <= 1 << 30 else {
             throw JournalError.configuration("segment size must be within 64 KiB … 1 GiB")
+        }
+        guard (1...4096).contains(maximumPointsPerRecord) else {
+            throw JournalError.configuration("points per record must be within 1 … 4096")
         }
         guard checkpointInterval >= .milliseconds(1) else {
             throw JournalError.configuration("checkpoint interval must be positive")
@@ -62,4 +79,12 @@ public struct JournalStatistics: Sendable, Hashable {
     public var pendingRecords: Int
     /// The last commit error, cleared by the next successful commit.
     public var lastError: String?
+    /// True while commits fail because the file system is full (`ENOSPC`/`EDQUOT`): records
+    /// wait in memory (up to ``JournalConfiguration/maximumBacklogBytes``) and are retried
+    /// every commit interval.
+    public var diskFull = false
+    /// Estimated bytes of the records waiting in memory.
+    public var pendingBytes = 0
+    /// Points refused since open because the in-memory backlog was full.
+    public var droppedPoints = 0
 }

@@ -23,6 +23,8 @@ final class JournalCore {
     var lastSegmentNumber: UInt32 = 0
     /// Set after a write or fdatasync error: that file is never synced again (fsyncgate).
     var segmentFailed = false
+    /// Records recovery made (trip ends) but could not commit: the disk was full.
+    var deferred: [(UInt64, JournalRecord)] = []
 
     // In-memory state up to the last framed record, and its durable snapshot.
     var lastSequence: UInt64 = 0

@@ -75,40 +75,9 @@ public struct JournalReader: Sendable {
         fs: any JournalFileSystem, directory: String, limit: UInt64, startingAt: SegmentName? = nil, blockSize: Int = Framing.blockSize,
         _ body: (SegmentName, UInt64, LogicalRecord) throws -> Bool
     ) throws {
-        let names = SegmentName.segments(in: try fs.list(directory)).filter { n in startingAt.map { n >= $0 } ?? true }
-        var cache: [SegmentName: [UInt8]] = [:]
-        func bytes(_ n: SegmentName) throws -> [UInt8] {
-            if let b = cache[n] { return b }
-            let b = try fs.read(directory + "/" + n.fileName) ?? []
-            cache[n] = b
-            return b
-        }
-        var expected: UInt64?
-        for (i, name) in names.enumerated() {
-            let data = try bytes(name)
-            cache[name] = nil
-            // The next segment with a header says how far this one counts (an abandoned
-            // segment may hold records that were never acknowledged and were re-written there).
-            var nextHeader: SegmentHeader?
-            for j in (i + 1)..<max(i + 1, names.count) {
-                if let h = header(of: try bytes(names[j]), blockSize: blockSize) {
-                    nextHeader = h
-                    break
-                }
-            }
-            let segmentLimit = min(limit, nextHeader?.previousLastSequence ?? UInt64.max)
-            let c = SegmentContents.parse(data, name: name, stopAfter: segmentLimit, blockSize: blockSize)
-            guard let header = c.header else {
-                // Only an empty or all-zero file (creation failed before its header was
-                // written) is skipped; anything else is damage, and reading stops there.
-                if nextHeader != nil && Framing.allZero(data, 0, data.count) { continue }
-                return
-            }
-            if let e = expected, header.previousLastSequence != e { return }
-            for r in c.records where try !body(name, r.sequence, r.record) { return }
-            if let n = nextHeader, c.lastSequence < n.previousLastSequence, c.lastSequence < limit { return }
-            if c.lastSequence >= limit { return }
-            expected = c.lastSequence
+        try walkSegments(fs: fs, directory: directory, limit: limit, startingAt: startingAt, blockSize: blockSize) { visit in
+            for r in visit.contents.records where try !body(visit.name, r.sequence, r.record) { return false }
+            return true
         }
     }
 

@@ -176,4 +176,10 @@ public struct JournalEntry: Sendable, Hashable {
     public var sequence: UInt64
     /// The record.
     public var record: JournalRecord
+
+    /// Creates an entry (consumers building items for tests or replays).
+    public init(sequence: UInt64, record: JournalRecord) {
+        self.sequence = sequence
+        self.record = record
+    }
 }

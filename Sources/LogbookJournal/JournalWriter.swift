@@ -37,6 +37,9 @@ public final class JournalWriter: Sendable {
         var closeWaiters: [CheckedContinuation<Void, any Error>] = []
         var closeError: String?
         var statistics: JournalStatistics
+        /// When commits started failing (monotonic ns), and when that was last logged.
+        var failingSince: UInt64?
+        var lastFailureLog: UInt64 = 0
     }
 
     private init(configuration: JournalConfiguration, logger: Logger, core: JournalCore, recovery: RecoveryReport, lock: WriterLock) {
@@ -45,12 +48,18 @@ public final class JournalWriter: Sendable {
         self.recovery = recovery
         self.lock = lock
         let now = Monotonic.now()
+        // On a full disk recovery could not commit its `recovered` trip ends: they go first.
+        let deferred = core.deferred
+        let last = deferred.last.map { $0.0 &+ $0.1.sequenceCount &- 1 } ?? core.lastSequence
+        var statistics = JournalStatistics(
+            syncs: core.syncCount, commits: 0, bytesWritten: core.bytesWritten, segmentsCreated: core.segmentsCreated,
+            checkpoints: core.checkpointsWritten, durableSequence: core.lastSequence, pendingRecords: 0,
+            lastError: recovery.diskFull ? "no space left on the journal's file system" : nil)
+        statistics.diskFull = recovery.diskFull
         state = ConditionLock(WriterState(
-            nextSequence: core.lastSequence &+ 1, nextTripID: core.nextTripID, durableSequence: core.lastSequence,
-            lastCommit: now, lastCheckpoint: now,
-            statistics: JournalStatistics(
-                syncs: core.syncCount, commits: 0, bytesWritten: core.bytesWritten, segmentsCreated: core.segmentsCreated,
-                checkpoints: core.checkpointsWritten, durableSequence: core.lastSequence, pendingRecords: 0, lastError: nil)))
+            nextSequence: last &+ 1, nextTripID: core.nextTripID, pending: deferred,
+            pendingBytes: deferred.reduce(0) { $0 + Self.estimatedSize($1.1) }, durableSequence: core.lastSequence,
+            lastCommit: now, lastCheckpoint: now, statistics: statistics))
     }
 
     /// Locks the directory, loads or creates the signing key, recovers the active segment,
@@ -122,32 +131,46 @@ public final class JournalWriter: Sendable {
             guard !s.closing else { throw JournalError.closed }
             if case .points(_, let points) = record, points.isEmpty { return s.nextSequence &- 1 }
             let size = Self.estimatedSize(record)
-            if s.pendingBytes + size > configuration.maximumBacklogBytes, let e = s.statistics.lastError {
-                throw JournalError.backlogFull(lastError: e)
+            if let e = s.statistics.lastError {
+                // Commits fail (a full disk): points up to the limit, the rest (trip ends,
+                // signals, entries) within a reserve beyond it, so a trip can still close.
+                var limit = configuration.maximumBacklogBytes
+                if case .points(_, let points) = record {
+                    if s.pendingBytes + size > limit { s.statistics.droppedPoints += points.count }
+                } else {
+                    limit += JournalConfiguration.backlogReserveBytes
+                }
+                if s.pendingBytes + size > limit { throw JournalError.backlogFull(lastError: e) }
             }
             let first = s.nextSequence
             s.nextSequence &+= record.sequenceCount
-            s.pendingBytes += size
             if case .points(let trip, let points) = record {
-                // At most `maxPointsPerRecord` points per record (≈ 26 KiB): records stay well
+                // At most `maximumPointsPerRecord` points per record (≈ 26 KiB): records stay well
                 // under a segment; consecutive appends of one trip merge up to that.
+                let most = configuration.maximumPointsPerRecord
                 var rest = points[...]
                 var seq = first
                 if let last = s.pending.last, case .points(let lastTrip, let lastPoints) = last.1, lastTrip == trip,
-                    lastPoints.count < Self.maxPointsPerRecord
+                    lastPoints.count < most
                 {
-                    let n = min(rest.count, Self.maxPointsPerRecord - lastPoints.count)
+                    let n = min(rest.count, most - lastPoints.count)
                     s.pending[s.pending.count - 1].1 = .points(trip, lastPoints + rest.prefix(n))
+                    // Counted as the commit will subtract it (estimatedSize of the merged
+                    // record), or the count drifts up by a header per point and a long-running
+                    // daemon would find its backlog "full" the moment the disk fills.
+                    s.pendingBytes += n * PointCodec.size
                     rest = rest.dropFirst(n)
                     seq &+= UInt64(n)
                 }
                 while !rest.isEmpty {
-                    let chunk = Array(rest.prefix(Self.maxPointsPerRecord))
+                    let chunk = Array(rest.prefix(most))
+                    s.pendingBytes += Self.estimatedSize(.points(trip, chunk))
                     s.pending.append((seq, .points(trip, chunk)))
                     rest = rest.dropFirst(chunk.count)
                     seq &+= UInt64(chunk.count)
                 }
             } else {
+                s.pendingBytes += size
                 s.pending.append((first, record))
             }
             switch record {
@@ -199,6 +222,7 @@ public final class JournalWriter: Sendable {
         state.withLock { s in
             var st = s.statistics
             st.pendingRecords = s.pending.count
+            st.pendingBytes = s.pendingBytes
             return st
         }
     }
@@ -217,8 +241,6 @@ public final class JournalWriter: Sendable {
             if let done { c.resume(with: done) } else { state.signal() }
         }
     }
-
-    static let maxPointsPerRecord = 1024
 
     static func estimatedSize(_ r: JournalRecord) -> Int {
         if case .points(_, let p) = r { return 32 + p.count * PointCodec.size }

@@ -19,6 +19,10 @@ public struct RecoveryReport: Sendable, Hashable {
     public var wasUnclean: Bool
     /// Trips that were open and were closed with reason `recovered` at their last durable point.
     public var closedTrips: [TripID]
+    /// The file system was full: no new segment could be made (and a torn tail could not be
+    /// set aside). The writer opened anyway; its records, including the `recovered` trip
+    /// ends, wait in memory until there is room.
+    public var diskFull = false
 }
 
 extension JournalCore {
@@ -38,20 +42,28 @@ extension JournalCore {
             if c.header != nil {
                 report.scannedSegment = last.fileName
                 contents = c
-                if !c.sealed {
-                    report.wasUnclean = true
-                    try setAside(bytes, from: c.validEnd, of: last, report: &report)
-                    sealedHead = try sealRecovered(last, contents: c)
-                } else if c.validEnd < bytes.count {
-                    // Sealed, but cut before the truncation that follows a seal: what lies
-                    // after the seal (preallocation, or a torn tail the seal overwrote in part)
-                    // is not data.
-                    try setAside(bytes, from: c.validEnd, of: last, report: &report)
-                    let fd = try fs.openForWriting(path(last.fileName))
-                    defer { fs.close(fd) }
-                    try fs.truncate(fd, size: c.validEnd)
-                    try fs.sync(fd)
-                    syncCount += 1
+                report.wasUnclean = !c.sealed
+                do {
+                    if !c.sealed {
+                        try setAside(bytes, from: c.validEnd, of: last, report: &report)
+                        sealedHead = try sealRecovered(last, contents: c)
+                    } else if c.validEnd < bytes.count {
+                        // Sealed, but cut before the truncation that follows a seal: what lies
+                        // after the seal (preallocation, or a torn tail the seal overwrote in part)
+                        // is not data.
+                        try setAside(bytes, from: c.validEnd, of: last, report: &report)
+                        let fd = try fs.openForWriting(path(last.fileName))
+                        defer { fs.close(fd) }
+                        try fs.truncate(fd, size: c.validEnd)
+                        try fs.sync(fd)
+                        syncCount += 1
+                    }
+                } catch where JournalIOError.isDiskFull(error) {
+                    // No room to set the tail aside: leave the segment as the crash left it.
+                    // The next segment says it was not sealed (as after a write error), so
+                    // readers and verify stop at its last valid record.
+                    report.diskFull = true
+                    segmentFailed = true
                 }
                 break
             }
@@ -65,7 +77,11 @@ extension JournalCore {
             adopt(lastSequence: c.lastSequence, head: sealedHead ?? c.head, openTrips: c.openTrips, nextTripID: c.nextTripID)
             report.records = c.userRecords
         }
-        try startSegment()
+        do {
+            try startSegment()
+        } catch where JournalIOError.isDiskFull(error) {
+            report.diskFull = true
+        }
         // Close trips a crash left open, at their last durable point.
         var closing: [(UInt64, JournalRecord)] = []
         var seq = lastSequence
@@ -77,7 +93,10 @@ extension JournalCore {
             closing.append((seq, .tripEnded(end)))
             report.closedTrips.append(t.id)
         }
-        if !closing.isEmpty || report.bytesDiscarded > 0 {
+        if handle == nil {
+            // Disk full: the writer commits them first, once a segment can be made.
+            deferred = closing
+        } else if !closing.isEmpty || report.bytesDiscarded > 0 {
             try commitRecoveryNote(closing, report: report)
         }
         report.lastSequence = lastSequence

@@ -11,7 +11,8 @@ enum Chain {
         var h = SHA256()
         h.update(data: head)
         h.update(data: payload)
-        return Array(h.finalize())
+        // Through its bytes: `Array(digest)` goes through the generic, element-wise path.
+        return h.finalize().withUnsafeBytes { Array($0) }
     }
 }
 
@@ -40,15 +41,20 @@ struct SegmentContents: Sendable {
     /// Chain head after the last good record.
     var head: [UInt8] = Chain.genesis
     var openTrips: [TripID: OpenTrip] = [:]
+    /// False for readers: the open trips' running figures (a geodesic per point) are only
+    /// needed by recovery.
+    var tracksOpenTrips = true
     var nextTripID: UInt64 = 1
     /// Count of user records (a point batch counts once).
     var userRecords = 0
 
     /// Parses `bytes` as segment `name`. `stopAfter` limits the records taken (reader bound).
     static func parse(
-        _ bytes: [UInt8], name: SegmentName, stopAfter: UInt64 = UInt64.max, blockSize: Int = Framing.blockSize
+        _ bytes: [UInt8], name: SegmentName, stopAfter: UInt64 = UInt64.max, blockSize: Int = Framing.blockSize,
+        tracksOpenTrips: Bool = true
     ) -> SegmentContents {
         var c = SegmentContents()
+        c.tracksOpenTrips = tracksOpenTrips
         var problem: String?
         let (validEnd, stop) = Framing.scan(bytes, blockSize: blockSize) { found in
             let decoded: (sequence: UInt64, record: LogicalRecord)
@@ -126,7 +132,7 @@ struct SegmentContents: Sendable {
             openTrips[s.id] = OpenTrip(id: s.id, startTime: s.gpsTime?.nanoseconds)
             nextTripID = max(nextTripID, s.id.rawValue &+ 1)
         case .points(let id, let points):
-            if var t = openTrips[id] {
+            if tracksOpenTrips, var t = openTrips[id] {
                 for p in points { t.add(p) }
                 openTrips[id] = t
             }

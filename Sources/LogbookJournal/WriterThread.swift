@@ -32,28 +32,58 @@ extension JournalWriter {
                     return (batch, tripEnd || due, s.closing && s.pending.isEmpty)
                 })
             var failure: String?
+            var diskFull = false
             if !batch.isEmpty {
-                do { try core.commit(batch, checkpoint: checkpoint) } catch { failure = "\(error)" }
+                do { try core.commit(batch, checkpoint: checkpoint) } catch {
+                    failure = "\(error)"
+                    diskFull = JournalIOError.isDiskFull(error)
+                }
             }
             if closing && failure == nil {
                 do { try core.seal() } catch { failure = "\(error)" }
             }
-            if let failure {
-                logger.error("journal commit failed; the segment is abandoned and a new one will be started",
-                    metadata: ["error": "\(failure)", "records": "\(batch.count)"])
-            }
-            let resume = finishCommit(core, batch: batch, failure: failure, closing: closing)
+            logOutcome(failure, diskFull: diskFull, batch: batch.count)
+            let resume = finishCommit(core, batch: batch, failure: failure, diskFull: diskFull, closing: closing)
+            // Unlock before close() returns, so the directory can be opened again at once.
+            if closing { lock.release() }
             for (c, r) in resume { c.resume(with: r) }
-            if closing {
-                lock.release()
-                return
+            if closing { return }
+        }
+    }
+
+    /// A failing disk is logged when it starts, then once a minute while it lasts (a full
+    /// disk retried every commit interval must not fill the log too), and when it ends.
+    private func logOutcome(_ failure: String?, diskFull: Bool, batch: Int) {
+        guard failure != nil || batch > 0 else { return }
+        let now = Monotonic.now()
+        let (since, due, pending): (UInt64?, Bool, Int) = state.withLock { s in
+            let since = s.failingSince
+            if failure != nil {
+                if s.failingSince == nil { s.failingSince = now }
+                let due = since == nil || now &- s.lastFailureLog >= 60_000_000_000
+                if due { s.lastFailureLog = now }
+                return (since, due, s.pending.count + batch)
             }
+            s.failingSince = nil
+            return (since, false, s.pending.count)
+        }
+        if let failure, due {
+            let message = diskFull
+                ? "journal: disk full; records wait in memory and the commit is retried every interval"
+                : "journal commit failed; the segment is abandoned and a new one will be started"
+            logger.error(
+                "\(message)",
+                metadata: ["error": "\(failure)", "records_waiting": "\(pending)", "failing_s": "\(since.map { (now &- $0) / 1_000_000_000 } ?? 0)"])
+        } else if failure == nil, let since {
+            logger.notice(
+                "journal: writing again; what waited in memory is durable",
+                metadata: ["failed_for_s": "\((now &- since) / 1_000_000_000)", "records_waiting": "\(pending)"])
         }
     }
 
     /// Publishes the commit's outcome; returns the continuations to resume outside the lock.
     private func finishCommit(
-        _ core: JournalCore, batch: [(UInt64, JournalRecord)], failure: String?, closing: Bool
+        _ core: JournalCore, batch: [(UInt64, JournalRecord)], failure: String?, diskFull: Bool, closing: Bool
     ) -> [(CheckedContinuation<Void, any Error>, Result<Void, any Error>)] {
         state.withLock { s in
             var out: [(CheckedContinuation<Void, any Error>, Result<Void, any Error>)] = []
@@ -65,12 +95,16 @@ extension JournalWriter {
             s.statistics.checkpoints = core.checkpointsWritten
             if let failure {
                 s.statistics.lastError = failure
+                s.statistics.diskFull = diskFull
+                // Retry after a commit interval, not at once: a full disk must not spin a core.
+                s.commitNow = false
                 // Keep the records: they go to a new segment at the next attempt.
                 s.pending = batch + s.pending
                 s.pendingBytes += batch.reduce(0) { $0 + Self.estimatedSize($1.1) }
             } else if !batch.isEmpty {
                 s.statistics.commits += 1
                 s.statistics.lastError = nil
+                s.statistics.diskFull = false
             }
             let failedUpTo = failure == nil ? 0 : (batch.last.map { $0.0 &+ $0.1.sequenceCount &- 1 } ?? 0)
             var waiting: [(UInt64, CheckedContinuation<Void, any Error>)] = []

@@ -24,6 +24,15 @@ public final class SystemdNotifier: Sendable {
         send("READY=1" + (status.map { "\nSTATUS=\(Self.clean($0))" } ?? ""))
     }
 
+    /// Sends `RELOADING=1` with `MONOTONIC_USEC` (systemd ≥ 253 requires it for
+    /// `Type=notify-reload`; 252 ignores it). Send ``ready(status:)`` when the reload is done.
+    public func reloading(status: String? = nil) {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        let usec = Int64(now.tv_sec) * 1_000_000 + Int64(now.tv_nsec) / 1000
+        send("RELOADING=1\nMONOTONIC_USEC=\(usec)" + (status.map { "\nSTATUS=\(Self.clean($0))" } ?? ""))
+    }
+
     /// Sends `STATUS=…`, the line `systemctl status` shows.
     public func status(_ text: String) { send("STATUS=\(Self.clean(text))") }
 

@@ -8,19 +8,31 @@ public import LogbookCore
 /// position, speed and track; a GGA of the same epoch adds altitude, satellites and mode
 /// 3D. Sentences with a bad checksum are skipped. An RMC with status `V` gives a no-fix.
 public enum NMEAReader {
-    /// Parses a whole log. `ephPerHDOP`, if set, turns GGA's HDOP into an eph estimate.
+    /// Parses a whole log. `ephPerHDOP`, if set, turns HDOP into an eph estimate: GGA's for
+    /// its epoch, else the latest GSA's (gpsd takes the DOPs from GSA, which many receivers
+    /// send every second while GGA comes less often).
     public static func fixes(in text: String, ephPerHDOP: Double? = nil) -> [Fix] {
         var result: [Fix] = []
         var pending: Fix?
         var pendingEpoch = ""
         var date: (d: Int, m: Int, y: Int)?
+        var gsaHDOP: Double?
+        func finish(_ fix: Fix) {
+            var fix = fix
+            if fix.eph == nil, let k = ephPerHDOP, let h = gsaHDOP { fix.eph = h * k }
+            result.append(fix)
+        }
         for rawLine in text.split(whereSeparator: \.isNewline) {  // "\r\n" is one Character
             guard let fields = verifiedFields(Substring(rawLine)), fields.count > 6 else { continue }
             let type = fields[0].suffix(3)
+            if type == "GSA", fields.count > 16 {
+                gsaHDOP = Double(fields[16])
+                continue
+            }
             guard type == "RMC" || type == "GGA" else { continue }
             let epoch = String(fields[1])
             if epoch != pendingEpoch, let done = pending {
-                result.append(done)
+                finish(done)
                 pending = nil
             }
             pendingEpoch = epoch
@@ -58,7 +70,7 @@ public enum NMEAReader {
                 pending = fix
             }
         }
-        if let done = pending { result.append(done) }
+        if let done = pending { finish(done) }
         return result
     }
 

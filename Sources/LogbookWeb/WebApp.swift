@@ -12,6 +12,7 @@ package struct WebApp: Sendable {
     package let authority: SessionAuthority
     package let limiter: LoginLimiter
     package let assets: Assets
+    package let shelf: TripShelf
 
     package init(configuration: WebConfiguration, logger: Logger, liveOptions: LiveBridge.Options = LiveBridge.Options()) {
         self.configuration = configuration
@@ -22,6 +23,8 @@ package struct WebApp: Sendable {
         self.authority = SessionAuthority(password: configuration.password, lifetime: configuration.sessionLifetime)
         self.limiter = LoginLimiter()
         self.assets = Assets.shared
+        self.shelf = TripShelf(
+            path: configuration.indexPath, journalDirectory: configuration.journalDirectory, maxBridgedGap: configuration.maxBridgedGap)
     }
 
     /// The authentication middleware for this app.
@@ -39,6 +42,8 @@ package struct WebApp: Sendable {
         addSessionRoutes(to: router)
         addLiveRoutes(to: router)
         addLivePage(to: router)
+        addTripRoutes(to: router)
+        addTripPages(to: router)
         return router
     }
 }

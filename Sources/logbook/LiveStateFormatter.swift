@@ -10,6 +10,9 @@ enum LiveStateFormatter {
         let ageText = age.map { String(format: "%.1f s ago", max(0, $0)) } ?? "at an unknown time"
         lines.append("logbookd — updated \(ageText) (seq \(seq))")
         if let gps = doc["gps"] { lines += renderGPS(gps) }
+        if let journal = doc["journal"], let status = journal["status"]?.stringValue, status != "ok" {
+            lines.append(renderJournalProblem(status, journal))
+        }
         lines += renderTrip("Trip", doc["trip"], idle: "idle — no trip is being recorded")
         if let last = doc["last_trip"], !last.isNull { lines += renderTrip("Last", last, idle: "") }
         return lines.joined(separator: "\n")
@@ -33,6 +36,16 @@ enum LiveStateFormatter {
         return [head, where_, counters(gps)]
     }
 
+    /// "Journal disk full — 12 % of the memory buffer used, retrying every few seconds".
+    static func renderJournalProblem(_ status: String, _ journal: JSONValue) -> String {
+        let pending = journal["pending_bytes"]?.doubleValue ?? 0
+        let buffer = journal["buffer_bytes"]?.doubleValue ?? 0
+        let used = buffer > 0 ? min(100, Int((pending / buffer * 100).rounded(.up))) : 0
+        var line = "Journal \(status) — \(used) % of the memory buffer used, retrying every few seconds"
+        if let dropped = journal["dropped_points"]?.doubleValue, dropped > 0 { line += " · \(Int(dropped)) points dropped" }
+        return line
+    }
+
     static func counters(_ gps: JSONValue) -> String {
         let fixes = Int(gps["fixes"]?.doubleValue ?? 0)
         let rejected = Int(gps["rejected"]?.doubleValue ?? 0)
@@ -54,8 +67,30 @@ enum LiveStateFormatter {
         var detail = "        "
         detail += String(format: "max %.0f km/h · avg %.0f km/h · %d points", (trip["max_speed_mps"]?.doubleValue ?? 0) * 3.6,
                          (trip["avg_speed_mps"]?.doubleValue ?? 0) * 3.6, Int(trip["points"]?.doubleValue ?? 0))
-        detail += " · started \(trip["started_at"]?.stringValue ?? "?") by \(trip["start_reason"]?.stringValue ?? "?")"
-        if !active { detail += " · ended \(trip["ended_at"]?.stringValue ?? "?") by \(trip["end_reason"]?.stringValue ?? "?")" }
+        detail += " · " + started(trip, duration: duration, active: active)
+        if !active {
+            let by = trip["end_reason"]?.stringValue.map { " by \($0)" } ?? ""
+            detail += " · ended \(trip["ended_at"]?.stringValue ?? "without a GPS time")\(by)"
+        }
         return [head, detail]
+    }
+
+    /// "started 2026-…Z by power:ACAD"; before the receiver has given a time, what a person
+    /// can read instead of a question mark: "started 2 min ago by service, waiting for GPS time".
+    static func started(_ trip: JSONValue, duration: Int, active: Bool) -> String {
+        let reason = trip["start_reason"]?.stringValue.map { " by \($0)" } ?? ""
+        if let at = trip["started_at"]?.stringValue { return "started \(at)\(reason)" }
+        guard active else { return "started without a GPS time\(reason)" }
+        return "started \(ago(duration))\(reason), waiting for GPS time"
+    }
+
+    /// "just now", "42 s ago", "2 min ago", "1 h 5 min ago".
+    static func ago(_ seconds: Int) -> String {
+        switch seconds {
+        case ..<1: "just now"
+        case ..<60: "\(seconds) s ago"
+        case ..<3600: "\(seconds / 60) min ago"
+        default: seconds % 3600 < 60 ? "\(seconds / 3600) h ago" : "\(seconds / 3600) h \(seconds / 60 % 60) min ago"
+        }
     }
 }

@@ -34,10 +34,13 @@ enum CLIError: Error, CustomStringConvertible {
     case unavailable(String)
     case problem(String)
     case usage(String)
+    /// A bad configuration file or setting (exit 78).
+    case config(String)
 
     var description: String {
         switch self {
         case .unavailable(let s), .problem(let s), .usage(let s): s
+        case .config(let s): "config error: \(s)"
         }
     }
 
@@ -46,6 +49,7 @@ enum CLIError: Error, CustomStringConvertible {
         case .unavailable: ExitCodes.unavailable
         case .problem: ExitCodes.problem
         case .usage: ExitCodes.usage
+        case .config: ExitCodes.config
         }
     }
 }

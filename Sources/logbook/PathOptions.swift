@@ -3,6 +3,9 @@ import ArgumentParser
 
 /// The directories every `logbook` command may need (DESIGN.md §3 names these flags).
 struct PathOptions: ParsableArguments {
+    @Option(name: .customLong("config"), help: "The configuration file (default: /etc/logbook/logbookd.toml when present).")
+    var config: String?
+
     @Option(name: .customLong("state-dir"), help: "State directory (journal, keys, index).")
     var stateDir: String?
 

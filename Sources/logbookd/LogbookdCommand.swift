@@ -29,27 +29,30 @@ struct LogbookdCommand: AsyncParsableCommand {
     var logLevel: String?
 
     func run() async throws {
+        // The same file, environment and flags at start and on every SIGHUP reload.
+        let (file, environment) = (configFile, ProcessSignals.environment())
+        let overrides = DaemonConfiguration.Overrides(gpsd: gpsd, stateDirectory: stateDir, runtimeDirectory: runtimeDir, logLevel: logLevel)
+        let load: @Sendable () throws -> DaemonConfiguration = {
+            try DaemonConfiguration.load(file: file, environment: environment, overrides: overrides)
+        }
         let configuration: DaemonConfiguration
         do {
-            configuration = try DaemonConfiguration.load(
-                file: configFile, environment: ProcessSignals.environment(),
-                overrides: .init(gpsd: gpsd, stateDirectory: stateDir, runtimeDirectory: runtimeDir, logLevel: logLevel))
+            configuration = try load()
         } catch {
             printError("logbookd: config error: \(error)")
             throw ExitCode(78)
         }
-        let level = configuration.logLevel
+        let level = LogLevelSwitch(configuration.logLevel)
         let toJournal = SystemdNotifier.stderrIsJournal
         LoggingSystem.bootstrap { label in
-            var handler: any LogHandler =
+            let handler: any LogHandler =
                 toJournal ? JournaldLogHandler(label: label, identifier: "logbookd") : StreamLogHandler.standardError(label: label)
-            handler.logLevel = level
-            return handler
+            return SwitchableLevelLogHandler(handler, level: level)
         }
         let logger = Logger(label: "logbookd")
         let daemon: Daemon
         do {
-            daemon = try Daemon(configuration: configuration, logger: logger)
+            daemon = try Daemon(configuration: configuration, logger: logger, reload: load, logLevel: level)
         } catch {
             printError("logbookd: \(error)")
             throw ExitCode(73)  // EX_CANTCREAT

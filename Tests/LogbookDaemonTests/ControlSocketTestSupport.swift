@@ -47,7 +47,10 @@ struct CapturingLogHandler: LogHandler {
         set { metadata[key] = newValue }
     }
 
-    func log(event: LogEvent) { lines.append("\(event.level): \(event.message)") }
+    func log(event: LogEvent) {
+        let held = event.metadata?["suppressed"].map { " suppressed=\($0)" } ?? ""
+        lines.append("\(event.level): \(event.message)\(held)")
+    }
 }
 
 /// A running ``ControlSocketService`` in a ``ServiceGroup``.

@@ -58,3 +58,28 @@ func reportFigure(_ name: String, cases: Int, violations: Int, lost: Int) {
     print("journal-crash: \(name): \(cases) cases, \(violations) violations, \(lost) acknowledged lost")
 }
 
+
+/// Heap bytes in use in every malloc arena (glibc `malloc_info`: memory taken from the
+/// system minus the free chunks), so a figure is not skewed by which thread allocated.
+func heapBytesInUse() -> Int {
+    typealias MallocInfo = @convention(c) (Int32, UnsafeMutablePointer<FILE>?) -> Int32
+    guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_info") else { return 0 }
+    var buffer: UnsafeMutablePointer<CChar>?
+    var size = 0
+    guard let stream = open_memstream(&buffer, &size) else { return 0 }
+    _ = unsafeBitCast(symbol, to: MallocInfo.self)(0, stream)
+    fclose(stream)
+    defer { free(buffer) }
+    guard let buffer else { return 0 }
+    // The totals over all arenas follow the last </heap>.
+    let xml = String(cString: buffer)
+    let totals = xml.components(separatedBy: "</heap>").last ?? xml
+    func value(_ tag: String) -> Int {
+        guard let r = totals.range(of: tag) else { return 0 }
+        let rest = totals[r.upperBound...]
+        guard let q = rest.range(of: "size=\"") else { return 0 }
+        return Int(rest[q.upperBound...].prefix { $0.isNumber }) ?? 0
+    }
+    return value("<system type=\"current\"") + value("<total type=\"mmap\"") - value("<total type=\"fast\"")
+        - value("<total type=\"rest\"")
+}

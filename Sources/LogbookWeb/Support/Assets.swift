@@ -28,7 +28,7 @@ package struct Assets: Sendable {
             "app.js": asset(PackageResources.app_js, "text/javascript; charset=utf-8"),
             "icon.svg": asset(PackageResources.icon_svg, "image/svg+xml"),
             "manifest.webmanifest": asset(PackageResources.manifest_webmanifest, "application/manifest+json"),
-            "openapi.json": asset(PackageResources.openapi_json, "application/json"),
+            "openapi.json": asset(Array(OpenAPIDocument.text.utf8), "application/json"),
         ]
     }
 

@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: MIT
+package import LogbookConfig
+public import LogbookCore
+
+/// What the readers of the record (`logbook`, `logbook-web`) take from the shared config
+/// file: the tables they own, `[index]` and `[units]` (``ConfigTables/readers``).
+public struct ReaderConfiguration: Sendable, Hashable {
+    /// Where the index lives when the state directory is the default one: a rebuildable
+    /// cache belongs under /var/cache (FHS), apart from the journal it is built from.
+    public static let defaultIndexPath = "/var/cache/logbook/index.sqlite"
+    public static let defaultStateDirectory = "/var/lib/logbook"
+
+    /// `[index] path`; nil: ``indexPath(stateDirectory:)`` decides.
+    public var configuredIndexPath: String?
+    /// `[units] system`.
+    public var units: UnitSystem = .metric
+
+    /// Creates the defaults.
+    public init() {}
+
+    /// The index file: `[index] path`, else ``defaultIndexPath`` for the default state
+    /// directory, else `<state-dir>/cache/index.sqlite`, so that a journal kept elsewhere (a
+    /// test, the demo) never shares an index with the system's.
+    public func indexPath(stateDirectory: String) -> String {
+        if let configuredIndexPath { return configuredIndexPath }
+        return stateDirectory == Self.defaultStateDirectory ? Self.defaultIndexPath : stateDirectory + "/cache/index.sqlite"
+    }
+
+    /// Reads `[index]` and `[units]` from `file` (or `LOGBOOKD_CONFIG`, or the default file
+    /// when present), with `LOGBOOKD_INDEX_PATH` / `LOGBOOKD_UNITS_SYSTEM` overrides.
+    ///
+    /// - Throws: ``ConfigError`` naming the key (exit 78 in the CLI).
+    package static func load(file: String?, environment: [String: String]) throws(ConfigError) -> ReaderConfiguration {
+        let (root, source) = try ConfigFile.load(file: file, environment: environment)
+        var reader = ConfigReader(root: root, file: source, environment: environment)
+        var config = ReaderConfiguration()
+        if let path = try reader.string("index.path") {
+            guard path.hasPrefix("/"), !path.hasSuffix("/") else {
+                throw ConfigError(key: "index.path", file: source, problem: "must be an absolute file path, got \"\(path)\"")
+            }
+            config.configuredIndexPath = path
+        }
+        if let system = try reader.string("units.system") {
+            guard let units = UnitSystem(rawValue: system) else {
+                throw ConfigError(key: "units.system", file: source, problem: "expected \"metric\" or \"imperial\", got \"\(system)\"")
+            }
+            config.units = units
+        }
+        try reader.rejectUnknownKeys(owned: ConfigTables.readers)
+        return config
+    }
+}

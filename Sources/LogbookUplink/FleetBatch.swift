@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: MIT
+import LogbookCore
+public import LogbookJournal
+
+/// One statement with its text parameters.
+public struct SQLStatement: Sendable, Equatable {
+    public var sql: String
+    public var parameters: [String?]
+}
+
+/// Turns a batch of journal items into idempotent statements for the fleet store: points in
+/// one `INSERT … SELECT FROM unnest(…) ON CONFLICT DO NOTHING` (one round trip per batch),
+/// trips upserted, events and checkpoints inserted once. Replaying a batch changes nothing.
+public enum FleetBatch {
+    public static func statements(for items: [JournalItem], device: String) -> [SQLStatement] {
+        var out: [SQLStatement] = []
+        var points = PointColumns()
+        var lastSequence: UInt64?
+        func flushPoints() {
+            if !points.isEmpty { out.append(points.statement(device: device)) }
+            points = PointColumns()
+        }
+        for item in items {
+            switch item {
+            case .entry(let e):
+                switch e.record {
+                case .points(let trip, let ps):
+                    for (i, p) in ps.enumerated() { points.append(e.sequence + UInt64(i), trip: trip, p) }
+                    lastSequence = e.sequence + UInt64(max(ps.count, 1)) - 1
+                    continue
+                case .tripStarted(let s):
+                    out.append(SQLStatement(sql: """
+                        INSERT INTO trips (device_id, trip_id, vehicle_id, start_seq, start_reason, started_at)
+                        VALUES ($1, $2, $3, $4, $5, \(timestamp("$6")))
+                        ON CONFLICT (device_id, trip_id) DO NOTHING
+                        """, parameters: [device, String(s.id.rawValue), s.vehicleID, String(e.sequence), s.reason, ns(s.gpsTime)]))
+                case .tripEnded(let t):
+                    out.append(SQLStatement(sql: """
+                        INSERT INTO trips (device_id, trip_id, start_seq, start_reason, end_seq, end_reason, ended_at,
+                            distance_m, duration_s, max_speed_mps, avg_speed_mps, point_count, discarded)
+                        VALUES ($1, $2, $3, '', $3, $4, \(timestamp("$5")), $6, $7, $8, $9, $10, $11)
+                        ON CONFLICT (device_id, trip_id) DO UPDATE SET end_seq = EXCLUDED.end_seq,
+                            started_at = coalesce(trips.started_at, EXCLUDED.ended_at - EXCLUDED.duration_s * interval '1 second'),
+                            end_reason = EXCLUDED.end_reason, ended_at = EXCLUDED.ended_at, distance_m = EXCLUDED.distance_m,
+                            duration_s = EXCLUDED.duration_s, max_speed_mps = EXCLUDED.max_speed_mps,
+                            avg_speed_mps = EXCLUDED.avg_speed_mps, point_count = EXCLUDED.point_count,
+                            discarded = EXCLUDED.discarded
+                        """, parameters: [device, String(t.id.rawValue), String(e.sequence), t.reason, ns(t.gpsTime),
+                                          number(t.summary.distance), number(t.summary.duration), number(t.summary.maxSpeed),
+                                          number(t.summary.averageSpeed), String(t.summary.pointCount), t.discarded ? "true" : "false"]))
+                case .signal, .entry:
+                    let body = MQTTPayloads(topics: MQTTTopics(prefix: "", device: device)).event(e)
+                    let kind = body["type"]?.stringValue ?? "event"
+                    out.append(SQLStatement(sql: """
+                        INSERT INTO events (device_id, seq, kind, time, body) VALUES ($1, $2, $3, \(timestamp("$4")), $5::jsonb)
+                        ON CONFLICT (device_id, seq) DO NOTHING
+                        """, parameters: [device, String(e.sequence), kind, ns(eventTime(e.record)), body.serialized]))
+                }
+                lastSequence = e.sequence
+            case .checkpoint(let cp):
+                out.append(SQLStatement(sql: """
+                    INSERT INTO checkpoints (device_id, seq, head, gps_time, gps_time_ns, monotonic_ns, signature, public_key)
+                    VALUES ($1, $2, $3::bytea, \(timestamp("$4")), $4, $5, $6::bytea, $7::bytea)
+                    ON CONFLICT (device_id, seq, head) DO NOTHING
+                    """, parameters: [device, String(cp.sequence), "\\x" + Hex.encode(cp.head), ns(cp.gpsTime),
+                                      String(cp.monotonicNanoseconds), "\\x" + Hex.encode(cp.signature),
+                                      "\\x" + Hex.encode(cp.publicKey)]))
+            case .rewound(_, let to):
+                // What followed `to` is gone from the journal: drop it, the replacements follow.
+                flushPoints()
+                for table in ["points", "events", "checkpoints"] {
+                    out.append(SQLStatement(sql: "DELETE FROM \(table) WHERE device_id = $1 AND seq > $2",
+                                            parameters: [device, String(to)]))
+                }
+                out.append(SQLStatement(sql: "DELETE FROM trips WHERE device_id = $1 AND start_seq > $2",
+                                        parameters: [device, String(to)]))
+                lastSequence = to
+                continue
+            }
+            flushPoints()
+        }
+        flushPoints()
+        if let last = lastSequence {
+            out.append(SQLStatement(sql: "UPDATE devices SET last_seq = $2, last_seen = now() WHERE device_id = $1",
+                                    parameters: [device, String(last)]))
+        }
+        return out
+    }
+
+    /// `to_timestamp(ns / 1e9)` of a bigint-ns text parameter (NULL stays NULL).
+    static func timestamp(_ parameter: String) -> String { "to_timestamp(\(parameter)::bigint / 1e9)" }
+
+    static func ns(_ t: GPSTime?) -> String? { t.map { String($0.nanoseconds) } }
+
+    static func number(_ v: Double?) -> String? {
+        guard let v, v.isFinite else { return nil }
+        return String(v)
+    }
+
+    static func eventTime(_ r: JournalRecord) -> GPSTime? {
+        switch r {
+        case .signal(let s): s.gpsTime
+        case .entry(let u): u.recordedAt.map { GPSTime(nanoseconds: $0) }
+        default: nil
+        }
+    }
+}
+
+/// Column arrays for the `unnest` insert of points.
+struct PointColumns {
+    var seq: [String] = [], trip: [String] = [], time: [String] = [], lat: [String] = [], lon: [String] = []
+    var speed: [String] = [], track: [String] = [], alt: [String] = [], eph: [String] = []
+
+    var isEmpty: Bool { seq.isEmpty }
+
+    mutating func append(_ s: UInt64, trip t: TripID, _ p: TripPoint) {
+        seq.append(String(s))
+        trip.append(String(t.rawValue))
+        time.append(String(p.time.nanoseconds))
+        lat.append(Self.value(p.latitude))
+        lon.append(Self.value(p.longitude))
+        speed.append(Self.value(p.speed))
+        track.append(Self.value(p.track))
+        alt.append(Self.value(p.altitude))
+        eph.append(Self.value(p.eph))
+    }
+
+    func statement(device: String) -> SQLStatement {
+        func array(_ xs: [String]) -> String { "{" + xs.joined(separator: ",") + "}" }
+        return SQLStatement(sql: """
+            INSERT INTO points (device_id, seq, trip_id, time, lat, lon, speed_mps, track_deg, altitude_m, eph_m)
+            SELECT $1, s, tr, to_timestamp(t / 1e9), la, lo, sp, tk, al, ep
+            FROM unnest($2::bigint[], $3::bigint[], $4::bigint[], $5::float8[], $6::float8[], $7::real[], $8::real[],
+                        $9::real[], $10::real[]) AS u(s, tr, t, la, lo, sp, tk, al, ep)
+            ON CONFLICT (device_id, seq) DO NOTHING
+            """, parameters: [device, array(seq), array(trip), array(time), array(lat), array(lon), array(speed),
+                              array(track), array(alt), array(eph)])
+    }
+
+    static func value(_ v: Double?) -> String {
+        guard let v, v.isFinite else { return "NULL" }
+        return String(v)
+    }
+}

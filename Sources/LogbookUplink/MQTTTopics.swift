@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: MIT
+
+/// The uplink's MQTT topics (README "Topics"). Everything of one device lives under
+/// `<prefix>/<device_id>/`.
+public struct MQTTTopics: Sendable, Hashable {
+    public let prefix: String
+    public let device: String
+
+    public init(prefix: String, device: String) {
+        self.prefix = prefix
+        self.device = device
+    }
+
+    /// `<prefix>/<device>`.
+    public var base: String { prefix + "/" + device }
+    /// Retained `online` / `offline` (the broker publishes `offline` as the last will).
+    public var availability: String { base + "/availability" }
+    /// Retained live state (the daemon's `live.json` plus `device_id`).
+    public var live: String { base + "/live" }
+    /// Point batches, QoS 1, not retained.
+    public var points: String { base + "/points" }
+    /// Trip started / ended, signals, entries, rewinds; QoS 1, not retained.
+    public var events: String { base + "/events" }
+    /// Signed journal checkpoints (the witness feed); QoS 1, not retained.
+    public var checkpoints: String { base + "/checkpoints" }
+    /// Retained per-vehicle state for Home Assistant's sensors.
+    public func vehicleState(_ vehicle: String) -> String { base + "/vehicle/" + Self.segment(vehicle) + "/state" }
+    /// Retained per-vehicle position for Home Assistant's `device_tracker`.
+    public func vehicleLocation(_ vehicle: String) -> String { base + "/vehicle/" + Self.segment(vehicle) + "/location" }
+
+    /// A topic level or discovery id from free text: `[A-Za-z0-9_-]`, others become `_`.
+    public static func segment(_ text: String) -> String {
+        let out = text.unicodeScalars.map { u -> Character in
+            switch u {
+            case "a"..."z", "A"..."Z", "0"..."9", "_", "-": Character(u)
+            default: "_"
+            }
+        }
+        return out.isEmpty ? "_" : String(out)
+    }
+}

@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: MIT
+import Foundation
+import LogbookCore
+import LogbookJournal
+import LogbookTestSupport
+import Logging
+
+/// A real journal (fsync'd by the real writer) of a recorded drive, written in-process from
+/// the NMEA log: trip start, the points in commits of `chunk`, a vehicle and an odometer
+/// entry, trip end. A checkpoint is signed at every commit.
+struct JournalFixture {
+    let stateDirectory: String
+    var journalDirectory: String { stateDirectory + "/journal" }
+    /// Every point, in sequence order, with its sequence number.
+    let points: [(UInt64, TripPoint)]
+
+    static func write(log: String = "munich-gps.nmea", stateDirectory: String, vehicle: String = "golf", chunk: Int = 200,
+                      limit: Int? = nil) async throws -> JournalFixture {
+        let text = try String(contentsOfFile: TestPaths.gpsLog(log), encoding: .isoLatin1)
+        var fixes = NMEAReader.fixes(in: text).filter { $0.mode.rawValue >= 2 }
+        if let limit { fixes = Array(fixes.prefix(limit)) }
+        let journal = try JournalWriter.open(
+            JournalConfiguration(directory: stateDirectory + "/journal", stateDirectory: stateDirectory,
+                                 checkpointInterval: .milliseconds(1)),
+            logger: Logger(label: "fixture"))
+        _ = try journal.append(.entry(UserEntry(
+            type: "vehicle", action: .add, subject: vehicle,
+            fields: .object([("name", .string("Test " + vehicle)), ("make", .string("VW")), ("model", .string("Golf"))]),
+            origin: "test")))
+        _ = try journal.append(.entry(UserEntry(
+            type: "odometer", action: .add, subject: vehicle, fields: .object([("km", .number(12_000))]), origin: "test")))
+        let id = journal.nextTripID()
+        _ = try journal.append(.tripStarted(TripStarted(
+            id: id, vehicleID: vehicle, reason: "manual", gpsTime: fixes.first?.time, monotonicNanoseconds: 1, bootID: "test")))
+        var count = 0
+        var distance = 0.0
+        var last: TripPoint?
+        for start in stride(from: 0, to: fixes.count, by: chunk) {
+            let batch = fixes[start..<min(fixes.count, start + chunk)].map { TripPoint($0) }
+            _ = try journal.append(.points(id, batch))
+            for p in batch {
+                count += 1
+                if let l = last { distance += Geodesy.distance(l, p) }
+                last = p
+            }
+            try await journal.sync()
+        }
+        let duration = (fixes.last?.time.seconds ?? 0) - (fixes.first?.time.seconds ?? 0)
+        _ = try journal.append(.tripEnded(TripEnded(
+            id: id, reason: "manual", gpsTime: fixes.last?.time,
+            summary: TripSummary(distance: distance, duration: duration, maxSpeed: 20, averageSpeed: distance / max(duration, 1),
+                                 pointCount: count))))
+        try await journal.close()
+        return try JournalFixture(stateDirectory: stateDirectory)
+    }
+
+    /// Reads back what a journal holds (points quantised as stored).
+    init(stateDirectory: String) throws {
+        self.stateDirectory = stateDirectory
+        var pts: [(UInt64, TripPoint)] = []
+        try JournalReader(directory: stateDirectory + "/journal").forEach { e in
+            if case .points(_, let p) = e.record { pts += p.enumerated().map { (e.sequence + UInt64($0.offset), $0.element) } }
+            return true
+        }
+        points = pts
+    }
+}

@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: MIT
+import Foundation
+import LogbookCore
+import LogbookJournal
+import LogbookTestSupport
+import LogbookUplink
+import Testing
+
+/// `logbook-uplink` against a real mosquitto with TLS (a CA made by openssl) and passwords.
+@Suite(.serialized) struct MQTTUplinkTests {
+    @Test func aDriveArrivesInOrderOverTLSWithAPasswordAndTheStatusShowsIt() async throws {
+        let dir = try TemporaryDirectory("mqtls")
+        defer { dir.remove() }
+        let tls = try makeTLS(in: dir.path)
+        try FileManager.default.createDirectory(atPath: dir.file("broker"), withIntermediateDirectories: true)
+        let broker = try Mosquitto(directory: dir.file("broker"), tls: tls, users: [("car", "s3cret")])
+        let journal = try await JournalFixture.write(stateDirectory: dir.file("state"))
+        try "s3cret\n".write(toFile: dir.file("mqtt-password"), atomically: true, encoding: .utf8)
+        try writeUplinkConfig(dir.file("uplink.toml"), state: dir.file("uplink"), journal: journal.journalDirectory,
+                              mqtt: """
+                                host = "127.0.0.1"
+                                port = \(broker.port)
+                                ca_file = "\(tls.ca)"
+                                username = "car"
+                                password_file = "\(dir.file("mqtt-password"))"
+                                points_per_message = 100
+                                drain_points_per_s = 0
+                                """)
+        let sub = try Subscriber(port: broker.port, topics: ["logbook/#", "homeassistant/#"], output: dir.file("sub.txt"),
+                                 extra: ["--cafile", tls.ca, "-u", "car", "-P", "s3cret"])
+        defer { sub.stop() }
+        let uplink = try UplinkRun.start(config: dir.file("uplink.toml"))
+        let total = journal.points.count
+        #expect(await eventually(.seconds(60)) { ReceivedPoints(sub.messages).counts.values.first?.count == total },
+                "log: \(uplink.process.log)")
+        // Status while it runs: connected, caught up.
+        #expect(await eventually(.seconds(10)) {
+            (try? run(TestPaths.product("logbook"), ["uplink", "status", "--config", dir.file("uplink.toml")]))?.0 == 0
+        })
+        let (code, text) = try run(TestPaths.product("logbook"), ["uplink", "status", "--config", dir.file("uplink.toml")])
+        #expect(code == 0 && text.contains("mqtt: cursor ") && text.contains("lag 0 records") && text.contains("connected"), "\(text)")
+
+        let received = ReceivedPoints(sub.messages)
+        let device = try #require(received.counts.keys.first)
+        #expect(received.order[device] == journal.points.map(\.0), "points arrive in journal order, once each")
+        for (seq, p) in journal.points {
+            let v = received.values[device]?[seq]
+            #expect(v?.0 == p.latitude && v?.1 == p.longitude, "seq \(seq)")
+        }
+        // Home Assistant: every entity's discovery payload, checked against the schema.
+        let messages = sub.messages
+        let state = messages.last { $0.1 == "logbook/\(device)/vehicle/golf/state" }.flatMap { try? JSONValue.parse($0.2) }
+        #expect(state?["odometer_km"]?.doubleValue ?? 0 > 12_000, "odometer estimate = entry + trip")
+        let configs = messages.filter { $0.1.hasPrefix("homeassistant/") }
+        #expect(configs.count == HADiscovery.entities.filter { $0.source != .garage }.count)
+        for c in configs {
+            let problems = HASchema.problems(topic: c.1, payload: c.2, state: state, location: nil)
+            #expect(problems.isEmpty, "\(c.1): \(problems)")
+        }
+        let stopped = uplink.process.stop()
+        #expect(stopped == 0, "\(uplink.process.log)")
+        #expect(await eventually { sub.messages.last { $0.1.hasSuffix("/availability") }?.2 == "offline" })
+        let (after, afterText) = try run(TestPaths.product("logbook"), ["uplink", "status", "--config", dir.file("uplink.toml")])
+        #expect(after == 69 && afterText.contains("not running"), "\(afterText)")
+        withExtendedLifetime(broker) {}
+    }
+
+    @Test func aWrongPasswordShowsAsTheLastErrorAndNothingIsAcknowledged() async throws {
+        let dir = try TemporaryDirectory("mqpw")
+        defer { dir.remove() }
+        try FileManager.default.createDirectory(atPath: dir.file("broker"), withIntermediateDirectories: true)
+        let broker = try Mosquitto(directory: dir.file("broker"), users: [("car", "right")])
+        let journal = try await JournalFixture.write(stateDirectory: dir.file("state"), limit: 50)
+        try "wrong".write(toFile: dir.file("pw"), atomically: true, encoding: .utf8)
+        try writeUplinkConfig(dir.file("uplink.toml"), state: dir.file("uplink"), journal: journal.journalDirectory, mqtt: """
+            host = "127.0.0.1"
+            port = \(broker.port)
+            username = "car"
+            password_file = "\(dir.file("pw"))"
+            """)
+        let uplink = try UplinkRun.start(config: dir.file("uplink.toml"))
+        var text = ""
+        #expect(await eventually(.seconds(15)) {
+            text = (try? run(TestPaths.product("logbook"), ["uplink", "status", "--config", dir.file("uplink.toml")]))?.1 ?? ""
+            return text.contains("not authori")
+        }, "\(text)\n\(uplink.process.log)")
+        #expect(text.contains("cursor 0") && text.contains("not connected"), "\(text)")
+        uplink.process.stop()
+        #expect(!FileManager.default.fileExists(atPath: dir.file("uplink/cursor-mqtt.json")))
+        withExtendedLifetime(broker) {}
+    }
+
+    @Test func badConfigurationExits78NamingTheKey() throws {
+        let dir = try TemporaryDirectory("mqcfg")
+        defer { dir.remove() }
+        try "[uplink.mqtt]\nhots = \"broker\"\n".write(toFile: dir.file("bad.toml"), atomically: true, encoding: .utf8)
+        let (code, out) = try run(TestPaths.product("logbook-uplink"), ["--config", dir.file("bad.toml")])
+        #expect(code == 78 && out.contains("logbook-uplink: config error: uplink.mqtt.hots: unknown key"), "\(out)")
+        try "[uplink]\n".write(toFile: dir.file("none.toml"), atomically: true, encoding: .utf8)
+        let (none, noneOut) = try run(TestPaths.product("logbook-uplink"), ["--config", dir.file("none.toml")])
+        #expect(none == 78 && noneOut.contains("neither"), "\(noneOut)")
+        let (usage, _) = try run(TestPaths.product("logbook-uplink"), ["--no-such-flag"])
+        #expect(usage == 64)
+    }
+}

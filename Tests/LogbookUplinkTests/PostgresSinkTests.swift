@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: MIT
+import Foundation
+import LogbookCore
+import LogbookJournal
+import LogbookPostgres
+import LogbookTestSupport
+import LogbookUplink
+import Logging
+import Testing
+
+/// The fleet store against a real PostgreSQL cluster started by the test.
+@Suite(.serialized) struct PostgresSinkTests {
+    let logger = Logger(label: "test")
+
+    func items(_ dir: String) throws -> [JournalItem] {
+        var s = JournalStream(directory: dir)
+        var out: [JournalItem] = []
+        while true {
+            let batch = try s.read(maxPoints: 10_000)
+            if batch.isEmpty { return out }
+            out += batch
+        }
+    }
+
+    @Test func schemaMigratesOnceUnderConcurrentStartsAndBatchesAreIdempotent() async throws {
+        let dir = try TemporaryDirectory("pgsink")
+        defer { dir.remove() }
+        let pg = try PostgresCluster(directory: dir.file("pg"))
+        let journal = try await JournalFixture.write(stateDirectory: dir.file("state"), limit: 600)
+        // Three uplinks starting at once against an empty database.
+        let applied = await withTaskGroup(of: [Int].self) { group in
+            for _ in 0..<3 {
+                group.addTask {
+                    guard let c = try? PostgresConnection(url: pg.url) else { return [-1] }
+                    return (try? FleetSchema.migrate(c)) ?? [-1]
+                }
+            }
+            return await group.reduce(into: [[Int]]()) { $0.append($1) }
+        }
+        #expect(applied.sorted { $0.count < $1.count } == [[], [], [1]], "\(applied)")
+        #expect(try pg.psql("SELECT count(*) FROM schema_migrations") == "1")
+
+        let key = try #require(Uplink.trustedKey(stateDirectory: journal.stateDirectory))
+        let device = DeviceIdentity(id: DeviceIdentity.derivedID(publicKey: key), publicKey: key)
+        let sink = PostgresSink(connector: PostgresConnector(url: pg.url), device: device,
+                                vehicles: [Vehicle(id: "golf", name: "Golf", make: "VW")], logger: logger)
+        let signal = WorkerSignal()
+        #expect(sink.becomeReady())
+        let all = try items(journal.journalDirectory)
+        try sink.deliver(all, signal: signal)
+        try sink.deliver(Array(all.prefix(all.count / 2)), signal: signal)  // a re-delivery after a crash
+        try sink.deliver(all, signal: signal)
+        #expect(try pg.psql("SELECT count(*), count(DISTINCT seq), min(seq), max(seq) FROM points")
+            == "\(journal.points.count)|\(journal.points.count)|\(journal.points.first!.0)|\(journal.points.last!.0)")
+        // Every value as the journal holds it.
+        let rows = try pg.psql("SELECT seq, lat, lon, extract(epoch FROM time)::numeric(20,3) FROM points ORDER BY seq")
+            .split(separator: "\n")
+        #expect(rows.count == journal.points.count)
+        for (row, (seq, p)) in zip(rows, journal.points) {
+            let f = row.split(separator: "|").map(String.init)
+            #expect(UInt64(f[0]) == seq && Double(f[1]) == p.latitude && Double(f[2]) == p.longitude, "\(row)")
+            #expect(abs((Double(f[3]) ?? 0) - p.time.seconds) < 0.002, "\(row)")
+        }
+        #expect(try pg.psql("SELECT count(*), bool_and(end_seq IS NOT NULL) FROM trips") == "1|t")
+        #expect(try pg.psql("SELECT count(*) FROM events WHERE kind = 'entry'") == "2")
+        let checkpoints = try JournalReader(directory: journal.journalDirectory).checkpoints().count
+        #expect(try pg.psql("SELECT count(*) FROM checkpoints") == String(checkpoints))
+        #expect(try pg.psql("SELECT name, make FROM vehicles") == "Golf|VW")
+
+        // A rewind drops what the journal no longer holds.
+        let last = journal.points.last!.0
+        try sink.deliver([.rewound(from: last, to: last - 10)], signal: signal)
+        #expect(try pg.psql("SELECT max(seq) FROM points") == String(last - 10))
+        #expect(try pg.psql("SELECT last_seq FROM devices") == String(last - 10))
+
+        // Another journal claiming the same device id is refused.
+        let other = DeviceIdentity(id: device.id, publicKey: Array(repeating: 7, count: 32))
+        let impostor = PostgresSink(connector: PostgresConnector(url: pg.url), device: other, vehicles: [], logger: logger)
+        #expect(!impostor.becomeReady())
+        #expect(impostor.retryDelay == 30)
+        #expect(impostor.lastError?.contains("belongs to another journal key") == true, "\(impostor.lastError ?? "")")
+    }
+
+    @Test func anUnreachableDatabaseIsAClearErrorNotACrash() throws {
+        let port = freePort()
+        #expect(throws: UplinkError.self) { try PostgresConnection(url: "postgres://logbook@127.0.0.1:\(port)/fleet", connectTimeout: 2) }
+        do { _ = try PostgresConnection(url: "postgres://logbook@127.0.0.1:\(port)/fleet", connectTimeout: 2) } catch {
+            #expect("\(error)".contains("Connection refused") || "\(error)".contains("connection"), "\(error)")
+        }
+    }
+}

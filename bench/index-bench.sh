@@ -1,0 +1,62 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Trip index benchmark on a synthetic 10-year journal: prints `index-bench:` lines.
+#
+#   bench/index-bench.sh [work-dir]
+#
+# work-dir (default ${TMPDIR:-/tmp}/logbook-bench-journal) keeps the generated journal
+# (work-dir/state/journal) and the index the runs build (work-dir/state/cache/index.sqlite);
+# a second run, and the export, garage and web benches, reuse them
+# (`logbook --state-dir work-dir/state …`). Delete the directory to start over.
+#
+# Figures: generation time; `logbook reindex` throughput (target >= 1 M points/s) beside the
+# bare journal read rate in the same run; index size; peak RSS of reindex; wall time of
+# the whole `logbook trips list` process for the newest 50 (target <= 100 ms; hyperfine when
+# installed, else the median of 21 runs). Release build. Other load on the machine shows.
+set -eu
+cd "$(dirname "$0")/.."
+work="${1:-${TMPDIR:-/tmp}/logbook-bench-journal}"
+mkdir -p "$work"
+swift build -c release --product logbook >&2
+swift build -c release --product logbook-journal-gen >&2
+bin="$(swift build -c release --show-bin-path)"
+ms() { echo $(( $(date +%s%N) / 1000000 )); }
+
+# 10 years, 50,000 trips, 10 M points, three cars; records as a daemon at 1 Hz writes them.
+t0=$(ms)
+"$bin/logbook-journal-gen" "$work" --years 10 --trips 50000 --points 10000000 --vehicles 3 | sed 's/^journal-gen: /index-bench: journal: /'
+echo "index-bench: generate: $(( $(ms) - t0 )) ms (0 when reused)"
+
+# The floor: reading the journal back (framing, CRC-32C, SHA-256 chain, decoding) without SQLite.
+read_line=$("$bin/logbook-journal-gen" --read "$work")
+read_rate=$(echo "$read_line" | sed -n 's/.*: \([0-9.]*\) M points\/s$/\1/p')
+echo "index-bench: journal read alone: ${read_line#journal-read: }"
+
+# Rebuild from scratch (one transaction), with its peak RSS.
+out="$work/reindex.out"
+/usr/bin/time -f "%M" -o "$work/reindex.rss" "$bin/logbook" --state-dir "$work/state" reindex >"$out"
+line=$(grep '^reindex: [0-9]* trips' "$out")
+rate=$(echo "$line" | sed -n 's/.*: \([0-9.]*\) M points\/s$/\1/p')
+rss_kb=$(tail -1 "$work/reindex.rss")
+echo "index-bench: reindex: ${line#reindex: } (target >= 1 M points/s: $(echo "$rate" | awk '{printf "%.2fx", $1 / 1.0}'); $(awk -v a="$rate" -v b="$read_rate" 'BEGIN{printf "%.0f %%", 100 * a / b}') of the bare journal read rate)"
+echo "index-bench: index size: $(grep '^index: ' "$out" | sed 's/^index: //')"
+echo "index-bench: reindex peak RSS: $(( rss_kb / 1024 )) MiB"
+
+# `trips list`, newest 50: the whole process (start, config, open, catch-up check, query, print).
+"$bin/logbook" --state-dir "$work/state" trips list --limit 50 >/dev/null
+if command -v hyperfine >/dev/null 2>&1; then
+    hyperfine -N --warmup 3 --runs 30 --export-json "$work/list.json" \
+        "$bin/logbook --state-dir $work/state trips list --limit 50" >/dev/null 2>&1
+    median_ms=$(python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["results"][0]; print("%.1f" % (r["median"]*1000))' "$work/list.json")
+    how="hyperfine, 30 runs"
+else
+    : >"$work/list.times"
+    for _ in $(seq 21); do
+        s=$(date +%s%N)
+        "$bin/logbook" --state-dir "$work/state" trips list --limit 50 >/dev/null
+        echo $(( ($(date +%s%N) - s) / 1000 )) >>"$work/list.times"
+    done
+    median_ms=$(sort -n "$work/list.times" | awk '{a[NR]=$1} END {printf "%.1f", a[int((NR+1)/2)] / 1000}')
+    how="median of 21 runs"
+fi
+echo "index-bench: trips list --limit 50: $median_ms ms whole process ($how; target <= 100 ms: $(awk -v m="$median_ms" 'BEGIN{printf "%.1fx", 100 / m}') under)"

@@ -1,0 +1,190 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Benchmark of logbook-uplink (issue 11), release builds with the Swift runtime linked in
+# (as in the .deb), against peers measured in the same run. Prints `uplink-bench:` lines:
+#  1. drain after a 10-hour outage: a journal of POINTS 1 Hz points (default 36,000 = 10 h;
+#     written as logbookd writes, by logbook-uplink-bench) delivered from cursor 0
+#       - into mosquitto; peer: mosquitto_pub re-publishing the uplink's own messages (QoS 1)
+#       - into PostgreSQL (one transaction per 5,000 points); peer: psql \copy of the same rows
+#  2. bytes on the wire per point over MQTT, as the broker counts them ($SYS bytes/received:
+#     MQTT packets, without TCP/IP headers), and the JSON payload alone
+#  3. RSS and CPU of the uplink (both sinks on) while a car drives: logbookd records the
+#     Swiss drive replayed at 10x; sampled for WINDOW seconds (default 60 = 10 min of
+#     driving); peer: logbookd itself in the same run
+# Usage: bench/uplink-bench.sh [POINTS] [WINDOW]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+points="${1:-36000}"
+window="${2:-60}"
+
+scripts/install-deps.sh
+for p in logbookd logbook logbook-uplink logbook-uplink-bench; do
+    swift build -c release --static-swift-stdlib -Xswiftc -warnings-as-errors --product "$p" >/dev/null
+done
+bin="$(swift build -c release --static-swift-stdlib --show-bin-path)"
+work="$(mktemp -d /tmp/uplink-bench.XXXXXX)"
+chmod 755 "$work"
+pids=()
+pgbin="$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)"
+as_pg() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
+cleanup() {
+    for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+    [ -d "$work/pg/data" ] && as_pg "$pgbin/pg_ctl" -D "$work/pg/data" -m immediate stop >/dev/null 2>&1 || true
+    wait 2>/dev/null || true
+    rm -rf "$work"
+}
+trap cleanup EXIT
+# The uplink runs as systemd/logbook-uplink.service runs it (its malloc tunables).
+uplink() { GLIBC_TUNABLES=glibc.malloc.mmap_threshold=131072:glibc.malloc.arena_max=2 "$bin/logbook-uplink" "$@"; }
+median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+free_port() { /usr/bin/python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+now() { date +%s.%N; }
+calc() { /usr/bin/python3 -c "print($1)"; }
+
+# ---- servers: a private mosquitto and a throwaway PostgreSQL cluster
+mport=$(free_port)
+{ echo "listener $mport 127.0.0.1"; echo "allow_anonymous true"; echo "persistence false"; echo "sys_interval 1"
+  [ "$(id -u)" = 0 ] && echo "user root"; } >"$work/mosquitto.conf"
+mosquitto -c "$work/mosquitto.conf" >/dev/null 2>&1 &
+pids+=("$!")
+pport=$(free_port)
+mkdir "$work/pg"; chmod 755 "$work/pg"; [ "$(id -u)" = 0 ] && chown postgres "$work/pg"
+as_pg "$pgbin/initdb" -D "$work/pg/data" -A trust -U logbook >/dev/null
+as_pg "$pgbin/pg_ctl" -D "$work/pg/data" -w -l "$work/pg/log" \
+    -o "-p $pport -k $work/pg -c listen_addresses=127.0.0.1" start >/dev/null
+psql() { command psql -h 127.0.0.1 -p "$pport" -U logbook -X -q -A -t "$@"; }
+psql -d postgres -c "CREATE DATABASE fleet"
+url="postgres://logbook@127.0.0.1:$pport/fleet"
+
+# ---- 1. the 10-hour journal
+journal_out="$("$bin/logbook-uplink-bench" "$work/state" "$points")"
+echo "uplink-bench: journal: $journal_out, $(du -k "$work/state/journal" | tail -1 | cut -f1) KiB"
+config() {  # config NAME TABLE BODY
+    printf '[uplink]\nstate_dir = "%s"\nruntime_dir = "%s/run"\njournal_dir = "%s"\n[uplink.%s]\n%s\n' \
+        "$work/$1" "$work/$1" "$work/state/journal" "$2" "$3" >"$work/$1.toml"
+}
+sys_bytes() { mosquitto_sub -p "$mport" -t '$SYS/broker/bytes/received' -C 1 -W 5; }
+
+# MQTT drain (drain limit off), three times from cursor 0; a subscriber captures the first.
+config mqtt mqtt "$(printf 'host = "127.0.0.1"\nport = %s\ndrain_points_per_s = 0' "$mport")"
+mosquitto_sub -p "$mport" -q 1 -t 'logbook/+/points' -t 'logbook/+/events' -t 'logbook/+/checkpoints' -F '%p' \
+    >"$work/captured" 2>/dev/null &
+sub=$!
+pids+=("$sub")
+sleep 0.5
+b0=$(sys_bytes)
+for run in 1 2 3; do
+    rm -f "$work/mqtt/cursor-mqtt.json"
+    t0=$(now)
+    uplink --config "$work/mqtt.toml" --exit-when-idle 2>"$work/mqtt.log"
+    t1=$(now)
+    calc "$t1 - $t0" >>"$work/mqtt-times"
+    if [ "$run" = 1 ]; then
+        sleep 1.5
+        b1=$(sys_bytes)
+        sleep 0.5
+        kill "$sub" 2>/dev/null || true
+    fi
+done
+dt=$(median <"$work/mqtt-times")
+messages=$(wc -l <"$work/captured")
+payload=$(wc -c <"$work/captured")
+received=$(/usr/bin/python3 - "$work/captured" <<'PY'
+import json, sys
+n = 0
+for line in open(sys.argv[1]):
+    try: j = json.loads(line)
+    except ValueError: continue
+    if isinstance(j.get("points"), list): n += len(j["points"])
+print(n)
+PY
+)
+for run in 1 2 3; do
+    t2=$(now)
+    mosquitto_pub -p "$mport" -q 1 -t bench/peer -l <"$work/captured"
+    t3=$(now)
+    calc "$t3 - $t2" >>"$work/pub-times"
+done
+pt=$(median <"$work/pub-times")
+mrate=$(calc "round($points / $dt)")
+prate=$(calc "round($points / $pt)")
+echo "uplink-bench: drain mqtt: $points points in $(calc "round($dt, 2)") s = $mrate points/s (median of 3; $received points arrived in $messages messages); peer mosquitto_pub -q 1 of the same messages: $(calc "round($pt, 2)") s = $prate points/s; ratio $(calc "round($mrate / $prate, 2)")"
+echo "uplink-bench: mqtt wire: $(calc "round(($b1 - $b0) / $points, 1)") bytes per point (broker-counted MQTT bytes $((b1 - b0)) for $points points, incl. events and checkpoints); JSON payload $(calc "round($payload / $points, 1)") bytes per point"
+
+# PostgreSQL drain, three times into an empty database; then the peer: the same rows with COPY.
+config pg postgres "$(printf 'url = "%s"\nbatch_points = 5000' "$url")"
+for run in 1 2 3; do
+    psql -d postgres -c "DROP DATABASE IF EXISTS fleet" -c "CREATE DATABASE fleet"
+    rm -f "$work/pg/cursor-postgres.json"
+    t0=$(now)
+    uplink --config "$work/pg.toml" --exit-when-idle 2>"$work/pg.log"
+    t1=$(now)
+    calc "$t1 - $t0" >>"$work/pg-times"
+done
+dt=$(median <"$work/pg-times")
+stored=$(psql -d fleet -c "SELECT count(*) FROM points")
+psql -d fleet -c "\\copy (SELECT * FROM points ORDER BY seq) TO '$work/points.csv' CSV"
+for run in 1 2 3; do
+    psql -d fleet -c "DROP TABLE IF EXISTS points_copy" -c "CREATE TABLE points_copy (LIKE points INCLUDING ALL)"
+    t2=$(now)
+    psql -d fleet -c "\\copy points_copy FROM '$work/points.csv' CSV"
+    t3=$(now)
+    calc "$t3 - $t2" >>"$work/copy-times"
+done
+ct=$(median <"$work/copy-times")
+grate=$(calc "round($points / $dt)")
+crate=$(calc "round($points / $ct)")
+echo "uplink-bench: drain postgres: $points points in $(calc "round($dt, 2)") s = $grate points/s (median of 3, incl. start, connect and schema; $stored rows; target >= 20000); peer psql \\copy of the same rows: $(calc "round($ct, 2)") s = $crate points/s; ratio $(calc "round($grate / $crate, 2)")"
+
+# ---- 3. a car driving: logbookd + the uplink with both sinks, the Swiss drive at 10x.
+TMPDIR="$work" /usr/bin/python3 scripts/gpsreplay.py --tcp --realtime 10 \
+    fixtures/gpslogs/20100403_Z205_Switzerland.txt >"$work/replay.out" 2>/dev/null &
+pids+=("$!")
+for _ in $(seq 100); do grep -q '^PORT=' "$work/replay.out" 2>/dev/null && break; sleep 0.05; done
+gport="$(sed -n 's/^PORT=//p' "$work/replay.out")"
+cat >"$work/drive.toml" <<TOML
+state_dir = "$work/drive"
+runtime_dir = "$work/drive-run"
+[gpsd]
+address = "127.0.0.1:$gport"
+[[vehicle]]
+id = "z205"
+[[source]]
+type = "service"
+vehicle = "z205"
+[uplink]
+state_dir = "$work/drive-uplink"
+runtime_dir = "$work/drive-uplink/run"
+[uplink.mqtt]
+host = "127.0.0.1"
+port = $mport
+[uplink.postgres]
+url = "$url"
+TOML
+LOGBOOKD_DEBUG_CLOCK_SCALE=10 "$bin/logbookd" --config "$work/drive.toml" 2>"$work/drive.log" &
+daemon=$!
+pids+=("$daemon")
+for _ in $(seq 100); do [ -f "$work/drive/journal.pub" ] && break; sleep 0.1; done
+GLIBC_TUNABLES=glibc.malloc.mmap_threshold=131072:glibc.malloc.arena_max=2 \
+    "$bin/logbook-uplink" --config "$work/drive.toml" 2>"$work/drive-uplink.log" &
+uplink=$!
+pids+=("$uplink")
+sleep 5
+ticks=$(getconf CLK_TCK)
+cpu() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+rss() { awk '/^VmRSS/ {print $2}' "/proc/$1/status"; }
+u0=$(cpu "$uplink"); d0=$(cpu "$daemon"); s0=$(now)
+umax=0; dmax=0
+for _ in $(seq "$window"); do
+    sleep 1
+    u=$(rss "$uplink"); d=$(rss "$daemon")
+    [ "$u" -gt "$umax" ] && umax=$u
+    [ "$d" -gt "$dmax" ] && dmax=$d
+done
+u1=$(cpu "$uplink"); d1=$(cpu "$daemon"); s1=$(now)
+uhwm=$(awk '/^VmHWM/ {print $2}' "/proc/$uplink/status")
+uanon=$(awk '/^RssAnon/ {print $2}' "/proc/$uplink/status")
+ufile=$(awk '/^RssFile/ {print $2}' "/proc/$uplink/status")
+status="$("$bin/logbook" uplink status --config "$work/drive.toml" 2>&1 | tr '\n' ' ' | sed 's/  */ /g')" || true
+echo "uplink-bench: live (Swiss drive at 10x, ${window} s = $((window * 10 / 60)) min of driving, both sinks): logbook-uplink RSS max $(calc "round($umax / 1024, 1)") MiB (peak VmHWM $(calc "round($uhwm / 1024, 1)") MiB, at the end anonymous $(calc "round($uanon / 1024, 1)") + file-backed $(calc "round($ufile / 1024, 1)") MiB; target <= 15), CPU $(calc "round(100 * ($u1 - $u0) / $ticks / ($s1 - $s0), 2)") % of a core; peer logbookd RSS max $(calc "round($dmax / 1024, 1)") MiB, CPU $(calc "round(100 * ($d1 - $d0) / $ticks / ($s1 - $s0), 2)") %; RSS ratio $(calc "round($umax / $dmax, 2)")"
+echo "uplink-bench: live status: $status"
