@@ -122,7 +122,7 @@ struct TripPages {
             </dl>
             <p>Started: <span id="start-reason">\(started)</span><br>
             Ended: <span id="end-reason">\(ended)</span><br>
-            \(points) points · \(gapCount) gaps without a fix, \(bridgedCount) bridged</p>
+            \(points) points · without a fix: \(gapCount) gaps, \(bridgedCount) bridged</p>
             </section>
             <section class="card picture">
             <img id="picture" src="/api/trips/\(id)/picture.svg" alt="\(summary)" width="800" height="760">
