@@ -43,8 +43,8 @@ package enum Responses {
     /// content security policy that allows only this origin (no CDN, no inline script).
     static func secure(_ headers: inout HTTPFields) {
         headers[.xContentTypeOptions] = "nosniff"
-        headers[.init("X-Frame-Options")!] = "DENY"
-        headers[.init("Referrer-Policy")!] = "same-origin"
+        headers[.frameOptions] = "DENY"
+        headers[.referrerPolicy] = "same-origin"
         headers[.contentSecurityPolicy] =
             "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; "
             + "frame-ancestors 'none'; form-action 'self'; base-uri 'none'"

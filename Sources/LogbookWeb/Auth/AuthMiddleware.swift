@@ -28,7 +28,7 @@ package struct AuthMiddleware: RouterMiddleware {
         self.secureCookies = secureCookies
     }
 
-    static let csrfHeader = HTTPField.Name("X-CSRF-Token")!
+    static let csrfHeader = HTTPField.Name.csrfToken
 
     package func handle(_ input: Request, context: WebContext, next: (Request, WebContext) async throws -> Response) async throws -> Response {
         var request = input

@@ -78,7 +78,7 @@ extension WebApp {
     /// idle connections stay open through proxies.
     private func liveEvents() -> Response {
         var headers: HTTPFields = [.contentType: "text/event-stream", .cacheControl: "no-store"]
-        headers[HTTPField.Name("X-Accel-Buffering")!] = "no"
+        headers[.accelBuffering] = "no"
         Responses.secure(&headers)
         let bridge = live
         return Response(
