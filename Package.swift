@@ -41,7 +41,7 @@ let package = Package(
 
         // The control-socket protocol shared by the daemon, the CLI and the web app:
         // commands, request parsing, replies, error codes, and a blocking client.
-        .target(name: "LogbookControl", dependencies: ["LogbookCore"]),
+        .target(name: "LogbookControl", dependencies: ["LogbookCore", "LogbookGarage"]),
 
         .target(
             name: "LogbookJournal",
@@ -66,7 +66,7 @@ let package = Package(
             name: "LogbookDaemon",
             dependencies: [
                 "LogbookCore", "LogbookConfig", "LogbookControl", "LogbookJournal", "LogbookGPSD", "LogbookSystemd",
-                "LogbookGPIO",
+                "LogbookGPIO", "LogbookGarage",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -83,7 +83,7 @@ let package = Package(
             name: "logbook",
             dependencies: [
                 "LogbookCore", "LogbookConfig", "LogbookControl", "LogbookJournal", "LogbookDaemon", "LogbookStore",
-                "LogbookExport",
+                "LogbookExport", "LogbookPlaces", "LogbookGarage",
                 "LogbookUplink", "LogbookPostgres",  // uplink status, verify --witness
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
@@ -160,6 +160,20 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]),
         // ── end uplink ──
+
+        // ── places ──
+        // Offline place names (the GeoNames bundle, memory-mapped) and named places. No C
+        // library, no Foundation: the daemon may use it.
+        .target(name: "LogbookPlaces", dependencies: ["LogbookCore"]),
+        .testTarget(name: "LogbookPlacesTests", dependencies: ["LogbookPlaces", "LogbookCore", "LogbookTestSupport"]),
+        // Lookup time on the real bundle vs a linear scan (bench/places-bench.sh).
+        .executableTarget(name: "logbook-places-bench", dependencies: ["LogbookPlaces", "LogbookCore"]),
+
+        // ── garage: vehicles, fuel logs, economy, KPIs (issue 9) ──
+        // Entry fields and their validation, the garage projection, economy and KPIs: pure
+        // Swift on LogbookCore, shared by the daemon, the CLI and the web app.
+        .target(name: "LogbookGarage", dependencies: ["LogbookCore"]),
+        .testTarget(name: "LogbookGarageTests", dependencies: ["LogbookGarage", "LogbookCore"]),
 
         .target(
             name: "LogbookTestSupport",

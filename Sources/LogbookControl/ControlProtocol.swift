@@ -22,6 +22,8 @@ package import LogbookCore
 /// | `{"cmd":"watch"}` | the current document at once, then one per live-state publication (at most 2 s apart) until the client closes the connection; if the server falls behind, only the newest document is sent |
 /// | `{"cmd":"trip.start","vehicle":"golf"}` | `{"ok":true,…}` (`vehicle` optional) |
 /// | `{"cmd":"trip.stop"}` | `{"ok":true,…}` |
+/// | `{"cmd":"vehicle.add","vehicle":"golf","name":"Golf",…}` | `{"ok":true,"seq":…,"type":"vehicle","action":"add","subject":"golf"}` once durable |
+/// | `vehicle.amend`, `vehicle.retire`, `fuel.add`, `fuel.amend`, `fuel.void`, `trip.classify`, `odometer.add` | the same; fields in `docs/garage.md` |
 ///
 /// Write commands (`trip.*` and those a handler adds through ``ControlHandler/commands``)
 /// reply `{"ok":true,…members from the daemon…}`. A request that fails gets
@@ -33,7 +35,8 @@ package import LogbookCore
 /// - `too_long`: a line longer than 64 KiB; the rest of the line is discarded;
 /// - `too_many_clients`: sent to a connection beyond the limit (64), which is then closed;
 /// - `unavailable`: the daemon is shutting down;
-/// - any code the daemon's handler returns for a write command (e.g. `no_trip`).
+/// - any code the daemon's handler returns for a write command (e.g. `no_trip`; the garage
+///   commands: `bad_request` with the field's problem, `journal` when the append failed).
 ///
 /// A client that does not read its replies (a stalled watcher) is disconnected once 256 KiB
 /// of replies are waiting for it: it never slows the daemon or other clients.

@@ -8,6 +8,8 @@ public struct LiveState: Sendable, Equatable {
     /// Wall-clock time of the update.
     public var updatedAt: GPSTime = GPSTime(nanoseconds: 0)
     public var gps = GPSBlock()
+    /// The privacy zone the car is in: then `gps` carries no position, speed or heading.
+    public var inPrivacyZone: String?
     /// Whether the journal is writing, or holding records in memory (a full disk).
     public var journal = JournalBlock()
     /// The trip being recorded, nil when idle.
@@ -77,11 +79,14 @@ public struct LiveState: Sendable, Equatable {
         public var points: Int
         public var endedAt: GPSTime?
         public var endReason: String?
+        /// Where the trip began, when the daemon knows a name for it (the privacy zone it left).
+        public var startPlace: String?
 
         public init(
             id: TripID, active: Bool, vehicle: Vehicle?, startedAt: GPSTime?, startReason: String,
             durationSeconds: Double, distanceMeters: Double, speed: Double?, maxSpeed: Double,
-            averageSpeed: Double, points: Int, endedAt: GPSTime? = nil, endReason: String? = nil
+            averageSpeed: Double, points: Int, endedAt: GPSTime? = nil, endReason: String? = nil,
+            startPlace: String? = nil
         ) {
             self.id = id
             self.active = active
@@ -96,6 +101,7 @@ public struct LiveState: Sendable, Equatable {
             self.points = points
             self.endedAt = endedAt
             self.endReason = endReason
+            self.startPlace = startPlace
         }
     }
 }
@@ -108,6 +114,7 @@ extension LiveState {
             ("seq", .number(Double(seq))),
             ("updated_at", .string(updatedAt.description)),
             ("gps", gps.json),
+            ("in_privacy_zone", .string(inPrivacyZone)),
             ("journal", journal.json),
             ("trip", trip?.json ?? .null),
             ("last_trip", lastTrip?.json ?? .null),
@@ -160,6 +167,7 @@ extension LiveState.TripBlock {
             ("max_speed_mps", .number(maxSpeed)),
             ("avg_speed_mps", .number(averageSpeed)),
             ("points", .number(Double(points))),
+            ("start_place", .string(startPlace)),
         ]
         if !active {
             members.append(("ended_at", .string(endedAt?.description)))

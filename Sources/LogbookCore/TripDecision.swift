@@ -12,6 +12,25 @@ public enum TripDecision: Sendable, Hashable, Codable {
     case adopted(vehicle: String?, reason: TripReason)
     /// Close the open trip.
     case end(TripEndInfo)
+    /// The open trip left or entered a privacy zone (recorded so the logbook can say where a
+    /// trip began or ended without a position inside the zone).
+    case privacyZone(PrivacyZoneCrossing)
+}
+
+/// A trip crossing a privacy zone's edge.
+public struct PrivacyZoneCrossing: Sendable, Hashable, Codable {
+    /// The zone's name.
+    public var zone: String
+    /// True when the trip went in, false when it came out.
+    public var entered: Bool
+    /// GPS time at the edge (interpolated between the fixes either side).
+    public var time: GPSTime
+
+    public init(zone: String, entered: Bool, time: GPSTime) {
+        self.zone = zone
+        self.entered = entered
+        self.time = time
+    }
 }
 
 /// How a trip started.

@@ -42,17 +42,52 @@ extension TripEngine {
                 out.append(.gap(TripGap(from: from, to: fix.time, seconds: seconds, bridged: bridged)))
             }
         }
+        let point = TripPoint(fix)
+        var edge: TripPoint?
+        let zone = c.privacyZones.isEmpty ? nil : PrivacyZone.containing(latitude: fix.latitude, longitude: fix.longitude, in: c.privacyZones)
+        if zone != nil || open.privacyZone != nil {
+            (countedStep, edge) = crossPrivacyZone(&open, zone, point, countedStep, &out)
+        }
+        open.lastTripFix = point
+        open.privacyZone = zone
         open.stats.add(fix, step: countedStep)
         open.lastFixInstant = now
         open.lastData = max(open.lastData, now)
         open.lastFixSlow = !moved || (fix.speed.map { $0 < c.motionStartSpeed } ?? false)
-        let point = TripPoint(fix)
-        if shouldRecord(point, after: open.lastPoint) {
+        if let edge {
+            open.lastPoint = edge
+            open.stats.points += 1
+            out.append(.point(edge))
+        }
+        if zone == nil, shouldRecord(point, after: open.lastPoint) {
             open.lastPoint = point
             open.stats.points += 1
             out.append(.point(point))
         }
         trip = open
+    }
+
+    /// Privacy zones: inside one nothing is recorded and no distance counts; where the trip
+    /// crosses the edge it records a point just outside it (``PrivacyZone/edgePoint(inside:outside:)``)
+    /// and counts only the part of the step outside. Returns the step to count and the edge
+    /// point to record (before the fix's own point when leaving, instead of it when entering).
+    func crossPrivacyZone(
+        _ open: inout OpenTrip, _ zone: PrivacyZone?, _ point: TripPoint, _ step: Double, _ out: inout [TripDecision]
+    ) -> (Double, TripPoint?) {
+        switch (open.privacyZone, zone) {
+        case (nil, let entered?):
+            guard let previous = open.lastTripFix else { return (0, nil) }  // the trip began inside
+            let edge = entered.edgePoint(inside: point, outside: previous)
+            out.append(.privacyZone(PrivacyZoneCrossing(zone: entered.name, entered: true, time: edge.time)))
+            return (step > 0 ? Geodesy.distance(previous, edge) : 0, edge)
+        case (let left?, nil):
+            guard let previous = open.lastTripFix else { return (step, nil) }
+            let edge = left.edgePoint(inside: previous, outside: point)
+            out.append(.privacyZone(PrivacyZoneCrossing(zone: left.name, entered: false, time: edge.time)))
+            return (step > 0 ? Geodesy.distance(edge, point) : 0, edge)
+        default:
+            return (0, nil)  // inside (or from one zone straight into another)
+        }
     }
 
     /// Decimation: at most one point per `minPointInterval` of GPS time (5 % slack for

@@ -62,6 +62,10 @@ struct OpenTrip: Sendable {
     var lastFixInstant: MonotonicInstant?
     /// Whether the latest fix looked stationary (slow or jitter).
     var lastFixSlow = false
+    /// The latest accepted fix of the trip, and the privacy zone it was in (privacy zones
+    /// need the position before a crossing to place the edge point).
+    var lastTripFix: TripPoint?
+    var privacyZone: PrivacyZone?
 
     func snapshot(until end: MonotonicInstant, active: Bool) -> TripSnapshot {
         TripSnapshot(

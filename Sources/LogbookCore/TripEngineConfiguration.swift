@@ -59,5 +59,7 @@ public struct TripEngineConfiguration: Sendable, Hashable, Codable {
     public var maxStartFixAge: Double = 5
 
     /// Creates the default configuration.
+    /// Circles whose inside is never recorded (`[[privacy_zone]]`): no point, no distance.
+    public var privacyZones: [PrivacyZone] = []
     public init() {}
 }

@@ -77,9 +77,10 @@ public struct Daemon: Sendable {
         let shared = ConfigurationCell(configuration)
         let (sourceChanges, sourceContinuation) = AsyncStream.makeStream(of: [SourceConfiguration].self, bufferingPolicy: .bufferingNewest(1))
         let reloadHooks = ReloadHooks(load: reloadConfiguration, logLevel: logLevel, shared: shared, sources: sourceContinuation)
+        let dashboard = DashboardRefresher(configuration: configuration, state: state, logger: logger)
         var control = ControlSocketService(
             path: configuration.controlSocketPath, group: configuration.controlGroup,
-            handler: DaemonControlHandler(state: state, events: continuation, configuration: shared),
+            handler: DaemonControlHandler(state: state, events: continuation, configuration: shared, journal: journal, dashboard: dashboard),
             updates: updates, logger: logger)
         control.onListening = { socketUp.open() }
         // Shutdown runs in reverse order: tell systemd, stop the reader, close the socket,
@@ -97,6 +98,7 @@ public struct Daemon: Sendable {
         // Without its socket the daemon still records trips: a bind failure is logged, not fatal.
         entries.append(Entry(service: control, successTerminationBehavior: .ignore, failureTerminationBehavior: .ignore))
         entries.append(Entry(service: TickerService(events: continuation)))
+        if let dashboard { entries.append(Entry(service: dashboard, successTerminationBehavior: .ignore, failureTerminationBehavior: .ignore)) }
         entries.append(Entry(service: SignalSourcesService(
             configuration: configuration, sourceChanges: sourceChanges, events: continuation, logger: logger)))
         entries.append(Entry(service: GPSReaderService(source: gpsSource, events: continuation)))

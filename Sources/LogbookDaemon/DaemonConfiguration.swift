@@ -47,10 +47,16 @@ public struct DaemonConfiguration: Sendable {
     public var hookOnTripStart: String?
     public var hookOnTripEnd: String?
     public var hookTimeout: Double = 30
+    /// `[hooks] on_service_due`: run by `logbook dashboard refresh` when a service task
+    /// becomes due (logbookd runs that refresh after trip ends and garage writes).
+    public var hookOnServiceDue: String?
     /// `[shutdown]`: take a logind "delay" inhibitor lock so a shutdown waits for the trip
     /// to close; `logind_bus` is a D-Bus address instead of the system bus (tests).
     public var logindInhibitor = true
     public var logindBusAddress: String?
+    /// The file this configuration was read from, if any (children such as the dashboard
+    /// refresh get it as `LOGBOOKD_CONFIG`).
+    public var configFile: String?
 
     public init() {}
 
@@ -100,6 +106,7 @@ public struct DaemonConfiguration: Sendable {
         if let v = environment["LOGBOOKD_GPSD"], env["LOGBOOKD_GPSD_ADDRESS"] == nil { env["LOGBOOKD_GPSD_ADDRESS"] = v }
         var reader = ConfigReader(root: root, file: source, environment: env)
         var config = DaemonConfiguration()
+        config.configFile = source
         try config.read(&reader)
         config.debugStallSignal = environment["LOGBOOKD_DEBUG_STALL_SIGNAL"] == "1"
         if let text = environment["LOGBOOKD_DEBUG_CLOCK_SCALE"] {
@@ -131,11 +138,13 @@ public struct DaemonConfiguration: Sendable {
         if let s = try r.string("control.group") { controlGroup = s.isEmpty ? nil : s }
         hookOnTripStart = try r.string("hooks.on_trip_start")
         hookOnTripEnd = try r.string("hooks.on_trip_end")
+        hookOnServiceDue = try r.string("hooks.on_service_due")
         if let d = try r.double("hooks.timeout_s", in: 0.1...3600) { hookTimeout = d }
         if let b = try r.bool("shutdown.logind_inhibitor") { logindInhibitor = b }
         logindBusAddress = try r.string("shutdown.logind_bus")
         try readVehiclesAndSources(&r)
         try readTripSettings(&r)
+        try readPrivacyZones(&r)
     }
 
     private mutating func apply(_ o: Overrides) throws(ConfigError) {

@@ -1,18 +1,28 @@
 // SPDX-License-Identifier: MIT
 internal import LogbookControl
 internal import LogbookCore
+internal import LogbookGarage
+internal import LogbookJournal
 
 /// The daemon's side of the control socket: `status` reads the shared state; trip commands
-/// go through the pipeline like every other event, so they are ordered with the fixes.
+/// go through the pipeline like every other event, so they are ordered with the fixes;
+/// garage entries are appended to the journal directly (its `append` is thread-safe and an
+/// entry does not depend on trip state) and acknowledged once durable.
 struct DaemonControlHandler: ControlHandler {
     let state: DaemonState
     let events: AsyncStream<PipelineEvent>.Continuation
     /// The configuration in force (vehicles change on a reload).
     let configuration: ConfigurationCell
+    let journal: JournalWriter
+    /// Rewrites dashboard.json after a garage entry (nil without a `logbook` beside us).
+    let dashboard: DashboardRefresher?
+
+    var commands: [ControlCommand] { ControlCommand.builtIn + ControlCommand.garage }
 
     func currentState() -> JSONValue { state.snapshot.json }
 
     func execute(_ command: String, _ request: JSONValue) async -> Result<JSONValue, ControlError> {
+        if let garage = GarageCommand.named(command) { return await write(garage, request) }
         let tripCommand: TripCommand
         switch command {
         case "trip.start":
@@ -44,5 +54,43 @@ struct DaemonControlHandler: ControlHandler {
             members.append(("trip", live.trip?.json ?? .null))
         }
         return .success(.object(members))
+    }
+
+    /// Validates the entry (its shape: the daemon holds no history to check it against, the
+    /// clients do that against the index), appends it, and replies once it is durable.
+    private func write(_ command: GarageCommand, _ request: JSONValue) async -> Result<JSONValue, ControlError> {
+        let now = wallClockNow()
+        let entry: GarageEntry
+        do {
+            entry = try command.draft(request, now: now)
+        } catch {
+            return .failure(ControlError(code: error.code, message: error.message))
+        }
+        do {
+            let sequence = try journal.append(.entry(UserEntry(entry, recordedAt: now)))
+            try await journal.waitDurable(sequence)
+            dashboard?.request()
+            return .success(.object([
+                ("ok", .bool(true)), ("seq", .number(Double(sequence))), ("type", .string(entry.type)),
+                ("action", .string(entry.action.rawValue)), ("subject", .string(entry.subject)),
+            ]))
+        } catch {
+            return .failure(ControlError(code: "journal", message: "the entry was not recorded: \(error)"))
+        }
+    }
+}
+
+extension UserEntry {
+    /// The journal record of a validated garage entry (the CLI's direct path builds the same).
+    init(_ entry: GarageEntry, recordedAt: GPSTime) {
+        let action: UserEntry.Action =
+            switch entry.action {
+            case .add: .add
+            case .amend: .amend
+            case .void: .void
+            }
+        self.init(
+            type: entry.type, action: action, subject: entry.subject, fields: entry.fields, recordedAt: recordedAt.nanoseconds,
+            origin: entry.origin)
     }
 }

@@ -49,7 +49,8 @@ final class HookRunner: Sendable {
         }
     }
 
-    private func execute(_ command: String, _ extra: [String: String], _ event: String) {
+    /// Runs `command` with `/bin/sh -c` and waits for it (on the caller's thread), logging the result.
+    func execute(_ command: String, _ extra: [String: String], _ event: String) {
         var pipe: [Int32] = [0, 0]
         guard Glibc.pipe(&pipe) == 0 else { return logger.error("hook: cannot create a pipe") }
         _ = fcntl(pipe[0], F_SETFD, FD_CLOEXEC)

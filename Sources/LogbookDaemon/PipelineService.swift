@@ -130,14 +130,18 @@ struct PipelineService: Service {
             let accepted = recorder.engine.filterCounters.accepted
             recorder.handle(.fix(fix), at: now())
             guard recorder.engine.filterCounters.accepted > accepted else { return false }
+            // Inside a privacy zone the live state names the zone instead of the position.
+            let zones = recorder.engine.configuration.privacyZones
+            let zone = zones.isEmpty ? nil : PrivacyZone.containing(latitude: fix.latitude, longitude: fix.longitude, in: zones)
             state.update { s in
                 s.gps.mode = fix.mode
                 s.gps.time = fix.time
-                s.gps.latitude = fix.latitude
-                s.gps.longitude = fix.longitude
+                s.inPrivacyZone = zone?.name
+                s.gps.latitude = zone == nil ? fix.latitude : nil
+                s.gps.longitude = zone == nil ? fix.longitude : nil
                 s.gps.speed = fix.speed
-                s.gps.track = fix.track
-                s.gps.eph = fix.eph
+                s.gps.track = zone == nil ? fix.track : nil
+                s.gps.eph = zone == nil ? fix.eph : nil
                 if let n = fix.satellitesUsed { s.gps.satellitesUsed = n }
             }
             return false

@@ -134,3 +134,30 @@ extension DaemonConfiguration {
         }
     }
 }
+
+extension DaemonConfiguration {
+    /// Reads `[[privacy_zone]]` (name, lat, lon, radius_m) into the trip engine's settings;
+    /// errors name `privacy_zone[i].key`.
+    mutating func readPrivacyZones(_ r: inout ConfigReader) throws(ConfigError) {
+        var zones: [PrivacyZone] = []
+        for (path, t) in try r.tables("privacy_zone") {
+            var fields = TableFields(path: path, table: t, file: r.fileName)
+            let name = try fields.requiredString("name")
+            guard !name.isEmpty, !zones.contains(where: { $0.name == name }) else {
+                throw ConfigError(key: "\(path).name", file: r.fileName, problem: name.isEmpty ? "must not be empty" : "duplicate zone name \"\(name)\"")
+            }
+            guard let lat = try fields.double("lat", in: -90...90) else {
+                throw ConfigError(key: "\(path).lat", file: r.fileName, problem: "missing (degrees, -90…90)")
+            }
+            guard let lon = try fields.double("lon", in: -180...180) else {
+                throw ConfigError(key: "\(path).lon", file: r.fileName, problem: "missing (degrees, -180…180)")
+            }
+            guard let radius = try fields.double("radius_m", in: 10...50_000) else {
+                throw ConfigError(key: "\(path).radius_m", file: r.fileName, problem: "missing (metres, 10…50000)")
+            }
+            try fields.rejectUnknown()
+            zones.append(PrivacyZone(name: name, latitude: lat, longitude: lon, radius: radius))
+        }
+        trip.privacyZones = zones
+    }
+}

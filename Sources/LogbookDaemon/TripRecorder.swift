@@ -15,6 +15,10 @@ struct TripRecorder {
     private let bootID: String
     /// The open trip's id and vehicle.
     private(set) var current: (id: TripID, vehicle: String?)?
+    /// The privacy zone the open trip began in, if any (the live state's `start_place`).
+    private var startPlace: String?
+    /// Whether the open trip has a point in the journal yet.
+    private var recordedPoint = false
     /// The last ended trip, shown for 60 s.
     private(set) var lastTrip: LiveState.TripBlock?
     private var lastTripShownUntil = MonotonicInstant.zero
@@ -67,6 +71,8 @@ struct TripRecorder {
         case .start(let info):
             let id = journal.nextTripID()
             current = (id, info.vehicle)
+            startPlace = nil
+            recordedPoint = false
             append(.tripStarted(TripStarted(
                 id: id, vehicleID: info.vehicle, reason: info.reason.rawValue, gpsTime: info.gpsTime,
                 monotonicNanoseconds: info.startedAt.nanoseconds, bootID: bootID)))
@@ -77,6 +83,7 @@ struct TripRecorder {
             ]))
         case .point(let p):
             guard let id = current?.id else { return }
+            recordedPoint = true
             append(.points(id, [p]))
         case .gap(let gap):
             guard let id = current?.id else { return }
@@ -90,6 +97,18 @@ struct TripRecorder {
             guard let id = current?.id else { return }
             if let vehicle { current = (id, vehicle) }
             logger.info("trip adopted", metadata: tripMetadata(id, ["reason": "\(reason.rawValue)", "vehicle": "\(vehicle ?? "-")"]))
+        case .privacyZone(let crossing):
+            guard let id = current?.id else { return }
+            // Left before any point was recorded: the trip began inside the zone.
+            if !crossing.entered, !recordedPoint { startPlace = crossing.zone }
+            // A signal record names the zone in the journal (no position: the edge point
+            // that follows is outside it).
+            append(.signal(SignalEvent(
+                source: "privacy-zone:\(crossing.zone)", vehicleID: current?.vehicle, on: crossing.entered,
+                gpsTime: crossing.time, monotonicNanoseconds: now.nanoseconds)))
+            logger.info(
+                crossing.entered ? "trip entered a privacy zone" : "trip left a privacy zone",
+                metadata: tripMetadata(id, ["zone": "\(crossing.zone)"]))
         case .end(let info):
             guard let id = current?.id else { return }
             let s = info.summary
@@ -115,6 +134,7 @@ struct TripRecorder {
             lastTrip = block(id: id, s, active: false)
             lastTripShownUntil = now.advanced(bySeconds: 60)
             current = nil
+            startPlace = nil
         }
     }
 
@@ -144,7 +164,7 @@ struct TripRecorder {
             startedAt: s.startedAt, startReason: s.startReason.rawValue, durationSeconds: s.durationSeconds,
             distanceMeters: s.distanceMeters, speed: s.speedMetersPerSecond, maxSpeed: s.maxSpeedMetersPerSecond,
             averageSpeed: s.averageSpeedMetersPerSecond, points: s.points, endedAt: s.endedAt,
-            endReason: s.endReason?.rawValue)
+            endReason: s.endReason?.rawValue, startPlace: startPlace)
     }
 
     private func hookEnvironment(_ id: TripID, vehicle: String?, _ extra: [String: String]) -> [String: String] {

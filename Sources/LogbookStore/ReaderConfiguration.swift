@@ -14,6 +14,9 @@ public struct ReaderConfiguration: Sendable, Hashable {
     public var configuredIndexPath: String?
     /// `[units] system`.
     public var units: UnitSystem = .metric
+    /// `[places] bundle`: the directory of the offline place-name bundle
+    /// (`places.bin` + `places.manifest.json`); without one, places show as coordinates.
+    public var placesBundle = "/usr/share/logbook/places"
 
     /// Creates the defaults.
     public init() {}
@@ -45,6 +48,12 @@ public struct ReaderConfiguration: Sendable, Hashable {
                 throw ConfigError(key: "units.system", file: source, problem: "expected \"metric\" or \"imperial\", got \"\(system)\"")
             }
             config.units = units
+        }
+        if let dir = try reader.string("places.bundle") {
+            guard dir.hasPrefix("/") else {
+                throw ConfigError(key: "places.bundle", file: source, problem: "must be an absolute directory path, got \"\(dir)\"")
+            }
+            config.placesBundle = dir
         }
         try reader.rejectUnknownKeys(owned: ConfigTables.readers)
         return config

@@ -14,6 +14,8 @@ struct Generator {
         var longitude: Double
         var reason: String
         var sinceFuel = 0.0
+        /// `--garage`: what its odometer reads (it over-reads GPS by 2 %).
+        var odometer = 10_000.0
     }
 
     static let fleet: [Car] = [
@@ -125,7 +127,10 @@ struct Generator {
         tripsWritten += 1
         if short { discarded += 1 }
         car.sinceFuel += stats.distance
-        if car.sinceFuel > 600_000 {
+        car.odometer += stats.distance / 1000 * 1.02
+        if parameters.garage {
+            try garageEntries(&car, trip: id, end: last?.time ?? GPSTime(seconds: begin), short: short)
+        } else if car.sinceFuel > 600_000 {
             car.sinceFuel = 0
             try entry(type: "fuel", subject: "\(car.id)-\(id)", fields: [
                 ("vehicle", .string(car.id)), ("litres", .number((35 + rng.unit() * 15).rounded())),
@@ -133,6 +138,26 @@ struct Generator {
             ])
         }
         cars[index] = car
+    }
+
+    /// `--garage`: fill-ups in the garage's fields (full mostly, partial one in ten, EUR, CHF
+    /// for the Swiss car) every ~600 km, and one trip in four classified.
+    private mutating func garageEntries(_ car: inout Car, trip id: TripID, end: GPSTime, short: Bool) throws {
+        if !short, id.rawValue % 4 == 0 {
+            let c = ["business", "private", "commute"][Int(rng.next() % 3)]
+            try entry(type: "trip.class", subject: id.description, fields: [("class", .string(c))])
+        }
+        guard car.sinceFuel > 600_000 else { return }
+        let litres = (car.sinceFuel / 1000 * (5.5 + rng.unit() * 2) / 100 * 100).rounded() / 100
+        car.sinceFuel = 0
+        let currency = car.id == "golf" ? "CHF" : "EUR"
+        let at = GPSTime(nanoseconds: end.nanoseconds + 120_000_000_000)
+        let stamp = ISO8601.format(at)
+        try entry(type: "fuel", subject: car.id + "@" + String(stamp.filter { $0 != "-" && $0 != ":" }), fields: [
+            ("vehicle", .string(car.id)), ("at", .string(stamp)), ("odometer_km", .number(car.odometer.rounded())),
+            ("litres", .number(litres)), ("price", .number((litres * (1.6 + rng.unit() * 0.4) * 100).rounded() / 100)),
+            ("currency", .string(currency)), ("full", .bool(rng.unit() > 0.1)), ("missed", .bool(false)),
+        ])
     }
 
     private mutating func flush(_ batch: inout [TripPoint], _ id: TripID) throws {

@@ -4,7 +4,7 @@
 // exports, the garage and the web app.
 //
 //   logbook-journal-gen WORK-DIR [--years 10] [--trips 50000] [--points 10000000]
-//                       [--vehicles 3] [--points-per-record 5] [--seed 1]
+//                       [--vehicles 3] [--points-per-record 5] [--seed 1] [--garage]
 //
 // The journal goes to WORK-DIR/state/journal (the key to WORK-DIR/state). When WORK-DIR/
 // generated.txt names the same parameters, nothing is written again. Prints `journal-gen:`
@@ -21,9 +21,11 @@ struct Parameters: CustomStringConvertible {
     var vehicles = 3
     var pointsPerRecord = 5
     var seed: UInt64 = 1
+    /// Garage entries in the garage's fields (fill-ups, classifications): the garage bench.
+    var garage = false
 
     var description: String {
-        "years=\(years) trips=\(trips) points=\(points) vehicles=\(vehicles) points-per-record=\(pointsPerRecord) seed=\(seed)"
+        "years=\(years) trips=\(trips) points=\(points) vehicles=\(vehicles) points-per-record=\(pointsPerRecord) seed=\(seed)" + (garage ? " garage" : "")
     }
 
     static func parse(_ args: [String]) -> (String, Parameters)? {
@@ -34,6 +36,9 @@ struct Parameters: CustomStringConvertible {
             let a = args[i]
             func value() -> Int? { i + 1 < args.count ? Int(args[i + 1]) : nil }
             switch a {
+            case "--garage":
+                p.garage = true
+                i += 1
             case "--years", "--trips", "--points", "--vehicles", "--points-per-record", "--seed":
                 guard let v = value(), v > 0 else { return nil }
                 switch a {
@@ -74,7 +79,7 @@ if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "--read" {
 }
 
 guard let (work, parameters) = Parameters.parse(Array(CommandLine.arguments.dropFirst())) else {
-    FileHandle.standardError.write(Data("usage: logbook-journal-gen WORK-DIR [--years N] [--trips N] [--points N] [--vehicles N] [--points-per-record N] [--seed N]\n".utf8))
+    FileHandle.standardError.write(Data("usage: logbook-journal-gen WORK-DIR [--years N] [--trips N] [--points N] [--vehicles N] [--points-per-record N] [--seed N] [--garage]\n".utf8))
     exit(64)
 }
 let marker = work + "/generated.txt"

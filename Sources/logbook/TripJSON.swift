@@ -25,6 +25,8 @@ enum TripJSON {
             ("state", .string(t.state.rawValue)),
             ("start", position(t.start)),
             ("end", position(t.end)),
+            ("start_place", .string(t.startPlace)),
+            ("end_place", .string(t.endPlace)),
         ]
     }
 

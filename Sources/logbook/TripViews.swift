@@ -9,7 +9,7 @@ enum TripsListView {
     static func table(_ trips: [TripOverview], _ settings: ReaderSettings) -> String {
         guard !trips.isEmpty else { return "No trips recorded (yet) for this selection." }
         let f = TripFormat(units: settings.units)
-        let header = ["Trip", "Date", "Vehicle", "Duration", "Distance", "Avg", "Max", "Start → end"]
+        let header = ["Trip", "Date", "Vehicle", "Duration", "Distance", "Avg", "Max", "Route", "Start → end"]
         var rows: [[String]] = []
         for t in trips {
             var end = t.endReason ?? "recording…"
@@ -17,7 +17,7 @@ enum TripsListView {
             rows.append([
                 t.id.description, t.startedAt.map(TripFormat.dateTime) ?? "—",
                 settings.vehicle(t.vehicleID)?.name ?? "—", TripFormat.duration(t.duration), f.distance(t.distance),
-                f.speed(t.averageSpeed), f.speed(t.maxSpeed), "\(t.startReason) → \(end)",
+                f.speed(t.averageSpeed), f.speed(t.maxSpeed), TripFormat.route(t), "\(t.startReason) → \(end)",
             ])
         }
         let widths = header.indices.map { i in max(header[i].count, rows.map { $0[i].count }.max() ?? 0) }
@@ -76,6 +76,7 @@ enum TripShowView {
         ])
         out.append("Started  \(t.startedAt.map(TripFormat.timeOfDay) ?? "—")  \(explain.start(t.startReason))")
         out.append("Ended    \(t.endedAt.map(TripFormat.timeOfDay) ?? "—")  \(explain.end(t.endReason))")
+        if t.startPlace != nil || t.endPlace != nil { out.append("Route    \(TripFormat.route(t))") }
         out.append("Points   \(t.pointCount)" + (t.start.map { s in String(format: " · from %.5f, %.5f", s.latitude, s.longitude) } ?? "")
             + (t.end.map { e in String(format: " to %.5f, %.5f", e.latitude, e.longitude) } ?? ""))
         if gaps.isEmpty {

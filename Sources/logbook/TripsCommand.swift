@@ -2,13 +2,14 @@
 import ArgumentParser
 import Foundation
 import LogbookCore
+import LogbookPlaces
 import LogbookStore
 
 /// `logbook trips …`: the recorded trips, from the trip index (caught up on every run).
 struct TripsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "trips", abstract: "List, show and export recorded trips (from the trip index).",
-        subcommands: [TripsListCommand.self, TripsShowCommand.self, TripsExportCommand.self])
+        subcommands: [TripsListCommand.self, TripsShowCommand.self, TripsExportCommand.self, TripsClassifyCommand.self])
 }
 
 /// `logbook trips list [--vehicle ID] [--since DATE] [--until DATE] [--limit N] [--json]`.
@@ -41,7 +42,10 @@ struct TripsListCommand: AsyncParsableCommand {
             if let limit, limit < 1 { throw CLIError.usage("--limit must be at least 1, got \(limit)") }
             if vehicle?.isEmpty == true { throw CLIError.usage("--vehicle needs a vehicle id") }
             let settings = try ReaderSettings.load(paths)
-            let trips = try IndexAccess.withIndex(settings) { try $0.trips(matching: query) }
+            let trips = try IndexAccess.withIndex(settings) { index in
+                let namer = try PlaceNaming.namer(settings, index)
+                return try index.trips(matching: query).map(namer.named)
+            }
             let text = json ? TripsListView.json(trips, settings) : TripsListView.table(trips, settings)
             print(text)
         }
@@ -74,7 +78,7 @@ struct TripsShowCommand: AsyncParsableCommand {
             let settings = try ReaderSettings.load(paths)
             let found = try IndexAccess.withIndex(settings) { index -> (TripOverview, [TripGap])? in
                 guard let trip = try index.trip(TripID(number)) else { return nil }
-                return (trip, try index.gaps(of: trip.id))
+                return (try PlaceNaming.namer(settings, index).named(trip), try index.gaps(of: trip.id))
             }
             guard let (trip, gaps) = found else { throw CLIError.problem("no trip \(number) in the logbook") }
             print(json ? TripShowView.json(trip, gaps, settings) : TripShowView.text(trip, gaps, settings))

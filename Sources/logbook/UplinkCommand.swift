@@ -17,8 +17,6 @@ struct UplinkCommand: AsyncParsableCommand {
 
         @OptionGroup var paths: PathOptions
 
-        @Option(name: .customLong("config"), help: "Config file (default /etc/logbook/logbookd.toml if present).")
-        var configFile: String?
 
         @Option(name: .customLong("uplink-dir"), help: "The uplink's state directory (cursors).")
         var uplinkDir: String?
@@ -31,7 +29,7 @@ struct UplinkCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await withExitCodes {
-                let c = try UplinkCommand.configuration(file: configFile, paths: paths, uplinkDir: uplinkDir)
+                let c = try UplinkCommand.configuration(file: paths.config, paths: paths, uplinkDir: uplinkDir)
                 let now = Double(UplinkClock.wallNanoseconds()) / 1e9
                 var rows: [JSONValue] = []
                 var lines: [String] = []

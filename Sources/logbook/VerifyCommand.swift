@@ -24,8 +24,6 @@ struct VerifyCommand: AsyncParsableCommand {
     @Option(name: .customLong("device-id"), help: "The device id the witness knows this journal by (default: [uplink] device_id, else derived from the key).")
     var deviceID: String?
 
-    @Option(name: .customLong("config"), help: "Config file, for [uplink] device_id (default /etc/logbook/logbookd.toml if present).")
-    var configFile: String?
 
     func run() async throws {
         let directory = paths.journalDirectory
@@ -76,7 +74,7 @@ extension VerifyCommand {
 
     private func witnessDevice(directory: String, trusted: [UInt8]?) throws -> String {
         if let deviceID { return deviceID }
-        let config = try UplinkCommand.configuration(file: configFile, paths: paths, uplinkDir: nil)
+        let config = try UplinkCommand.configuration(file: paths.config, paths: paths, uplinkDir: nil)
         if let id = config.deviceID { return id }
         let key = try trusted ?? JournalReader(directory: directory).publicKey()
         guard let key else { throw ExitCodes.problem }

@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: MIT
+public import LogbookCore
+
+/// Names a position for a person, offline: a named place that contains it (the nearest
+/// containing circle), else a privacy zone it is at the edge of (trips start and end there),
+/// else the nearest populated place of the bundle ("near Thun, CH"), else nothing (the
+/// caller shows coordinates).
+public struct PlaceNamer: Sendable {
+    public var namedPlaces: [NamedPlace]
+    public var privacyZones: [PrivacyZone]
+    public var bundle: PlaceBundle?
+    /// Farther than this from any populated place, the bundle names nothing (open sea, desert).
+    public var maximumBundleDistance = 25_000.0
+
+    /// How far past a privacy zone's edge a trip's recorded end may lie and still be named
+    /// after the zone: the edge point is 1 m out; 5 m allows for the journal's rounding.
+    static let zoneEdgeSlack = 5.0
+
+    public init(namedPlaces: [NamedPlace] = [], privacyZones: [PrivacyZone] = [], bundle: PlaceBundle? = nil) {
+        self.namedPlaces = namedPlaces
+        self.privacyZones = privacyZones
+        self.bundle = bundle
+    }
+
+    /// The name for a position, or nil.
+    public func name(latitude: Double, longitude: Double) -> String? {
+        if let place = NamedPlace.containing(latitude: latitude, longitude: longitude, in: namedPlaces) { return place.name }
+        if let zone = privacyZones.first(where: { $0.distance(latitude: latitude, longitude: longitude) <= $0.radius + Self.zoneEdgeSlack }) {
+            return zone.name
+        }
+        if let near = bundle?.nearest(latitude: latitude, longitude: longitude, within: maximumBundleDistance) {
+            return "near \(near.place.name), \(near.place.countryCode)"
+        }
+        return nil
+    }
+
+    /// The trip with `startPlace` and `endPlace` filled in where a name is known.
+    public func named(_ trip: TripOverview) -> TripOverview {
+        var t = trip
+        if let s = t.start { t.startPlace = name(latitude: s.latitude, longitude: s.longitude) }
+        if let e = t.end { t.endPlace = name(latitude: e.latitude, longitude: e.longitude) }
+        return t
+    }
+}
+
+/// Named places as the journal holds them: `place` entries (subject: the place's name as
+/// first given; fields `name`, `lat`, `lon`, `radius_m`), folded in journal order: `add`
+/// creates, `amend` changes the fields it carries, `void` removes.
+public enum PlaceEntries {
+    /// One entry, as the index or the journal gives it.
+    public struct Entry: Sendable {
+        public var action: String
+        public var subject: String
+        public var fields: JSONValue
+        public init(action: String, subject: String, fields: JSONValue) {
+            self.action = action
+            self.subject = subject
+            self.fields = fields
+        }
+    }
+
+    /// The places in effect after `entries` (journal order), sorted by name.
+    public static func fold(_ entries: some Sequence<Entry>) -> [NamedPlace] {
+        var places: [String: NamedPlace] = [:]
+        for e in entries {
+            switch e.action {
+            case "void":
+                places[e.subject] = nil
+            case "amend":
+                guard var p = places[e.subject] else { continue }
+                apply(e.fields, to: &p)
+                places[e.subject] = p
+            default:
+                var p = NamedPlace(name: e.subject, latitude: .nan, longitude: .nan, radius: 100)
+                apply(e.fields, to: &p)
+                if p.latitude.isFinite, p.longitude.isFinite { places[e.subject] = p }
+            }
+        }
+        return places.values.sorted { $0.name < $1.name }
+    }
+
+    static func apply(_ fields: JSONValue, to p: inout NamedPlace) {
+        if let name = fields["name"]?.stringValue, !name.isEmpty { p.name = name }
+        if let lat = fields["lat"]?.doubleValue, (-90...90).contains(lat) { p.latitude = lat }
+        if let lon = fields["lon"]?.doubleValue, (-180...180).contains(lon) { p.longitude = lon }
+        if let r = fields["radius_m"]?.doubleValue, r > 0 { p.radius = r }
+    }
+
+    /// The fields of a place entry.
+    public static func fields(name: String? = nil, latitude: Double?, longitude: Double?, radius: Double?) -> JSONValue {
+        var members: [(String, JSONValue)] = []
+        if let name { members.append(("name", .string(name))) }
+        if let latitude { members.append(("lat", .number(latitude))) }
+        if let longitude { members.append(("lon", .number(longitude))) }
+        if let radius { members.append(("radius_m", .number(radius))) }
+        return .object(members)
+    }
+}

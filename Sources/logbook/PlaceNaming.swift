@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: MIT
+import Foundation
+import LogbookCore
+import LogbookDaemon
+import LogbookJournal
+import LogbookPlaces
+import LogbookStore
+
+/// Place names for the trips a command shows: named places (`place` entries in the index),
+/// the configured privacy zones and the offline bundle (`[places] bundle`).
+enum PlaceNaming {
+    static func namer(_ settings: ReaderSettings, _ index: TripIndex) throws -> PlaceNamer {
+        var entries: [PlaceEntries.Entry] = []
+        try index.forEachEntry(type: "place") { e in
+            entries.append(PlaceEntries.Entry(action: TripIndexEntryAction.name(e.entry.action), subject: e.entry.subject, fields: e.entry.fields))
+            return true
+        }
+        return PlaceNamer(
+            namedPlaces: PlaceEntries.fold(entries), privacyZones: settings.daemon.trip.privacyZones,
+            bundle: bundle(settings.reader.placesBundle))
+    }
+
+    /// The bundle, or nil: absent is normal (a plain line on stderr only when asked for one
+    /// that is not there); refused says why once, and the trips show coordinates.
+    static func bundle(_ directory: String) -> PlaceBundle? {
+        guard FileManager.default.fileExists(atPath: directory + "/places.manifest.json") else { return nil }
+        do {
+            return try PlaceBundle.load(directory: directory)
+        } catch {
+            FileHandle.standardError.write(Data("logbook: place names: \(error.description); showing coordinates\n".utf8))
+            return nil
+        }
+    }
+}
+
+enum TripIndexEntryAction {
+    static func name(_ a: UserEntry.Action) -> String {
+        switch a {
+        case .add: "add"
+        case .amend: "amend"
+        case .void: "void"
+        }
+    }
+}

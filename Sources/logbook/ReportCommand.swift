@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: MIT
+import ArgumentParser
+import Foundation
+import LogbookCore
+import LogbookGarage
+import LogbookJournal
+import LogbookPlaces
+import LogbookStore
+
+/// `logbook report --year YYYY [--vehicle ID] --format csv|html [-o FILE]`: the yearly
+/// mileage report (Fahrtenbuch / IRS log).
+struct ReportCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "report", abstract: "The yearly mileage report with classifications, as CSV or printable HTML.")
+    @OptionGroup var paths: PathOptions
+    @Option(help: "The year (UTC).") var year: Int
+    @Option(help: "Only this vehicle's trips.") var vehicle: String?
+    @Option(help: "csv or html.") var format = "csv"
+    @Option(name: [.customShort("o"), .long], help: "Write to FILE (atomically) instead of standard output.") var output: String?
+
+    func validate() throws {
+        guard (1980...2200).contains(year) else { throw ValidationError("--year must be a year such as 2026") }
+        guard ["csv", "html"].contains(format) else { throw ValidationError("--format must be csv or html") }
+    }
+
+    func run() async throws {
+        try await withExitCodes {
+            let settings = try ReaderSettings.load(paths)
+            let report = try Self.make(settings, year: year, vehicle: vehicle)
+            let text = format == "html" ? report.html : report.csv
+            if let output {
+                let file = try AtomicOutputFile(path: output)
+                try Array(text.utf8).withUnsafeBytes { try file.sink.write($0) }
+                try file.commit()
+            } else {
+                print(text, terminator: "")
+            }
+        }
+    }
+
+    static func make(_ settings: ReaderSettings, year: Int, vehicle: String?) throws -> MileageReport {
+        try IndexAccess.withIndex(settings) { index in
+            let garage = try GarageAccess.load(index, settings: settings)
+            if let vehicle, garage.vehicle(vehicle) == nil { throw CLIError.usage("no vehicle \"\(vehicle)\"") }
+            let (start, end) = MileageReport.span(of: year)
+            // Place names where the places index has them (named places, the offline bundle).
+            let namer = try PlaceNaming.namer(settings, index)
+            let trips = try index.trips(matching: TripQuery(vehicleID: vehicle, since: start, until: end, includeDiscarded: false)).map(namer.named)
+            var calibrations: [String: OdometerCalibration] = [:]
+            for id in Set(trips.compactMap(\.vehicleID)) {
+                var legs: [OdometerCalibration.Leg] = []
+                try index.forEachTrip(matching: TripQuery(vehicleID: id, includeDiscarded: false)) { t in
+                    if let s = t.startedAt { legs.append(.init(start: s, km: t.distance / 1000)) }
+                    return true
+                }
+                calibrations[id] = OdometerCalibration(anchors: garage.anchors(vehicle: id), legs: legs)
+            }
+            let position = try index.indexedPosition()
+            let checkpoint = try? JournalReader(directory: settings.journalDirectory).lastCheckpoint(upTo: position.sequence)?.sequence
+            let seal = MileageReport.JournalSeal(sequence: position.sequence, chainHead: position.chainHead, checkpointSequence: checkpoint ?? nil)
+            return MileageReport(year: year, vehicle: vehicle, trips: trips, garage: garage, calibrations: calibrations, seal: seal)
+        }
+    }
+}

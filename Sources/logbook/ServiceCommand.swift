@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: MIT
+import ArgumentParser
+import Foundation
+import LogbookCore
+import LogbookGarage
+import LogbookStore
+
+/// `logbook service add|list|done|remove`: recurring service tasks and when they fall due.
+struct ServiceCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "service", abstract: "Service reminders: tasks every N km and/or months.",
+        subcommands: [ServiceAddCommand.self, ServiceListCommand.self, ServiceDoneCommand.self, ServiceRemoveCommand.self])
+
+    /// Every active task's state, with the odometer now estimated by calibration.
+    static func due(_ index: TripIndex, _ garage: Garage, now: GPSTime) throws -> [ServiceDue] {
+        var odometers: [String: Double] = [:]
+        for vehicle in Set(garage.services.filter { !$0.removed }.map(\.vehicle)) {
+            var legs: [OdometerCalibration.Leg] = []
+            try index.forEachTrip(matching: TripQuery(vehicleID: vehicle, includeDiscarded: false)) { t in
+                if let s = t.startedAt { legs.append(.init(start: s, km: t.distance / 1000)) }
+                return true
+            }
+            odometers[vehicle] = OdometerCalibration(anchors: garage.anchors(vehicle: vehicle), legs: legs).estimate(at: now)
+        }
+        return garage.services.filter { !$0.removed }.map { ServiceDue($0, odometerNow: odometers[$0.vehicle], now: now) }
+    }
+}
+
+struct ServiceAddCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "add", abstract: "Add a recurring service task.")
+    @OptionGroup var paths: PathOptions
+    @Argument(help: "The task's id, e.g. golf-oil.") var id: String
+    @Option(help: "The vehicle's id.") var vehicle: String
+    @Option(help: "What it is, e.g. \"Oil change\".") var name: String
+    @Option(name: .customLong("every-km"), help: "Every N km.") var everyKm: Double?
+    @Option(name: .customLong("every-months"), help: "Every N months.") var everyMonths: Int?
+    @Option(name: .customLong("last-done"), help: "When it was last done (ISO 8601; default now).") var lastDone: String?
+    @Option(name: .customLong("last-done-km"), help: "The odometer then (km).") var lastDoneKm: Double?
+    @Flag(help: "Print the reply as JSON.") var json = false
+
+    func run() async throws {
+        try await withExitCodes {
+            let settings = try ReaderSettings.load(paths)
+            let w = try await GarageAccess.write(
+                "service.add",
+                [("task", .string(id)), ("vehicle", .string(vehicle)), ("name", .string(name)), ("every_km", .option(everyKm)),
+                 ("every_months", .option(everyMonths)), ("last_done_at", .option(lastDone)), ("last_done_km", .option(lastDoneKm))],
+                settings: settings, paths: paths)
+            GarageAccess.report(w, json: json, what: "Service task \(id) added")
+        }
+    }
+}
+
+struct ServiceDoneCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "done", abstract: "Record that a task was done.")
+    @OptionGroup var paths: PathOptions
+    @Argument(help: "The task's id.") var id: String
+    @Option(help: "When (ISO 8601; default now).") var at: String?
+    @Option(help: "The odometer then (km).") var odometer: Double?
+    @Option(help: "A note.") var note: String?
+    @Flag(help: "Print the reply as JSON.") var json = false
+
+    func run() async throws {
+        try await withExitCodes {
+            let settings = try ReaderSettings.load(paths)
+            let w = try await GarageAccess.write(
+                "service.done", [("task", .string(id)), ("at", .option(at)), ("odometer_km", .option(odometer)), ("note", .option(note))],
+                settings: settings, paths: paths)
+            GarageAccess.report(w, json: json, what: "Service task \(id) done")
+        }
+    }
+}
+
+struct ServiceRemoveCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove a task (it stays in the history).")
+    @OptionGroup var paths: PathOptions
+    @Argument(help: "The task's id.") var id: String
+    @Flag(help: "Print the reply as JSON.") var json = false
+
+    func run() async throws {
+        try await withExitCodes {
+            let settings = try ReaderSettings.load(paths)
+            let w = try await GarageAccess.write("service.remove", [("task", .string(id))], settings: settings, paths: paths)
+            GarageAccess.report(w, json: json, what: "Service task \(id) removed")
+        }
+    }
+}
+
+struct ServiceListCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "list", abstract: "Tasks and when they are due.")
+    @OptionGroup var paths: PathOptions
+    @Flag(help: "Print JSON.") var json = false
+
+    func run() async throws {
+        try await withExitCodes {
+            let settings = try ReaderSettings.load(paths)
+            let now = GarageAccess.wallClock()
+            let due = try IndexAccess.withIndex(settings) { index in try ServiceCommand.due(index, try GarageAccess.load(index, settings: settings, types: GarageAccess.withoutClassifications), now: now) }
+            if json {
+                print(JSONValue.array(due.map(\.json)).serialized)
+                return
+            }
+            var rows = [["TASK", "VEHICLE", "NAME", "DUE AT", "DUE KM", "LEFT", "STATE"]]
+            for d in due {
+                var left: [String] = []
+                if let km = d.kmLeft { left.append(settings.units.distanceText(km * 1000)) }
+                if let days = d.daysLeft { left.append("\(Int(days.rounded())) days") }
+                rows.append([
+                    d.task.id, d.task.vehicle, d.task.name, d.dueAt.map { String(ISO8601.format($0).prefix(10)) } ?? "-",
+                    d.dueKm.map { NumberText.fixed($0, places: 0) } ?? "-", left.isEmpty ? "-" : left.joined(separator: ", "), d.state.rawValue,
+                ])
+            }
+            print(GarageText.table(rows))
+        }
+    }
+}
