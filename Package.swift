@@ -8,6 +8,7 @@ let package = Package(
         .executable(name: "logbookd", targets: ["logbookd"]),
         .executable(name: "logbook", targets: ["logbook"]),
         .executable(name: "logbook-uplink", targets: ["logbook-uplink"]),
+        .executable(name: "logbook-web", targets: ["logbook-web"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -16,6 +17,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        // ── web ── (no default traits: neither swift-configuration nor full Foundation needed)
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
     ],
     targets: [
         // C libraries, each behind a system-library module with a prefixed shim header.
@@ -197,6 +202,35 @@ let package = Package(
             dependencies: ["LogbookDaemon", "LogbookConfig", "LogbookCore", "LogbookControl", "LogbookGPSD", "LogbookJournal", "LogbookTestSupport",
                            .product(name: "Logging", package: "swift-log"),
                            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]),
+
+        // ── web ── logbook-web: the Hummingbird app for the phone (pages, JSON API, live SSE).
+        // Reads the index, writes through the control socket; never opens the journal to write.
+        .target(
+            name: "LogbookWeb",
+            dependencies: [
+                "LogbookCore", "LogbookConfig", "LogbookControl", "LogbookStore", "LogbookExport",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            resources: [.embedInCode("Assets")]),
+        .executableTarget(
+            name: "logbook-web",
+            dependencies: [
+                "LogbookWeb", "LogbookSystemd",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+        .testTarget(
+            name: "LogbookWebTests",
+            dependencies: ["LogbookWeb", "LogbookCore", "LogbookControl", "LogbookConfig", "LogbookJournal", "LogbookTestSupport",
+                           .product(name: "NIOCore", package: "swift-nio"),
+                           .product(name: "Logging", package: "swift-log")]),
     ],
     swiftLanguageModes: [.v6]
 )

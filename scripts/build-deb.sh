@@ -10,7 +10,7 @@
 #   --no-strip     keep debug info (default: strip --strip-debug, symbols stay for backtraces)
 #   --compress C   dpkg-deb compressor: xz (default, smallest), gzip (fast), none
 #
-# Contents: /usr/bin/{logbookd,logbook,logbook-uplink}, systemd units (logbook-uplink
+# Contents: /usr/bin/{logbookd,logbook,logbook-uplink,logbook-web}, systemd units (uplink, web
 # disabled), sysusers.d,
 # tmpfiles.d, logind drop-in, udev rules, /etc/logbook/logbookd.toml (conffile; copied
 # from config/logbookd.toml when the tree has one, else a commented placeholder),
@@ -44,7 +44,7 @@ if [ -z "$BIN_DIR" ]; then
   (cd "$ROOT" && swift build -c release --static-swift-stdlib) >&2
   BIN_DIR=$ROOT/.build/release
 fi
-for f in logbookd logbook logbook-uplink; do [ -x "$BIN_DIR/$f" ] || die "$BIN_DIR/$f missing"; done
+for f in logbookd logbook logbook-uplink logbook-web; do [ -x "$BIN_DIR/$f" ] || die "$BIN_DIR/$f missing"; done
 if [ -z "$VERSION" ]; then
   VERSION="0.1.0~git$(date -u +%Y%m%d).$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo local)"
 fi
@@ -81,6 +81,12 @@ install_file 0644 "$S/logbook-uplink.service"       /lib/systemd/system/logbook-
 install_file 0644 "$S/sysusers.d/logbook-uplink.conf" /usr/lib/sysusers.d/logbook-uplink.conf
 install -d -m 0700 "$D/etc/logbook/uplink-credentials"
 [ -f "$ROOT/docs/uplink.md" ] && install_file 0644 "$ROOT/docs/uplink.md" /usr/share/doc/logbook/uplink.md
+# ── web: installed disabled (loopback only until a password is set); assets are in the binary ──
+install_file 0755 "$BIN_DIR/logbook-web" /usr/bin/logbook-web
+strip_elf "$D/usr/bin/logbook-web"
+install_file 0644 "$S/logbook-web.service"          /lib/systemd/system/logbook-web.service
+install_file 0644 "$S/sysusers.d/logbook-web.conf"  /usr/lib/sysusers.d/logbook-web.conf
+[ -f "$ROOT/docs/readme/web.md" ] && install_file 0644 "$ROOT/docs/readme/web.md" /usr/share/doc/logbook/web.md
 # Ignition rules are site-specific examples (all commented out): documentation only.
 install_file 0644 "$S/udev/70-logbook-ignition.rules" /usr/share/doc/logbook/examples/70-logbook-ignition.rules
 
@@ -98,7 +104,7 @@ install_file 0644 "$PKG/copyright" /usr/share/doc/logbook/copyright
 SHLIBS="libc6, libsystemd0, libgps28, libsqlite3-0"
 if command -v dpkg-shlibdeps >/dev/null; then
   mkdir -p "$STAGE/shl/debian"; printf 'Source: logbook\n\nPackage: logbook\nArchitecture: any\n' > "$STAGE/shl/debian/control"
-  if out=$(cd "$STAGE/shl" && dpkg-shlibdeps -O -e "$D/usr/bin/logbookd" -e "$D/usr/bin/logbook" -e "$D/usr/bin/logbook-uplink" 2>/dev/null); then
+  if out=$(cd "$STAGE/shl" && dpkg-shlibdeps -O -e "$D/usr/bin/logbookd" -e "$D/usr/bin/logbook" -e "$D/usr/bin/logbook-uplink" -e "$D/usr/bin/logbook-web" 2>/dev/null); then
     [ -n "${out#shlibs:Depends=}" ] && SHLIBS=${out#shlibs:Depends=}
   fi
 else

@@ -22,6 +22,8 @@ packages=(
     python3-venv python3-pil
     # exports: GPX schema check (xmllint), GPX round trip (gpsbabel), the trip picture in a browser
     libxml2-utils gpsbabel chromium
+    # web (issue 10): Selenium drives Debian's chromium through its chromedriver; curl in the test step
+    chromium-driver curl
     "$@"
 )
 missing=()

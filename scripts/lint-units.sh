@@ -56,7 +56,7 @@ prepare_isolated() {
   mkdir -p "$scratch/ovl"
   mount -t tmpfs tmpfs "$scratch/ovl"
   mkdir "$scratch/ovl/upper" "$scratch/ovl/work"
-  for f in logbookd logbook logbook-uplink; do
+  for f in logbookd logbook logbook-uplink logbook-web; do
     if [ -x "$BIN_DIR/$f" ]; then cp "$BIN_DIR/$f" "$scratch/ovl/upper/$f"
     else printf '#!/bin/sh\nexit 0\n' > "$scratch/ovl/upper/$f"; chmod 755 "$scratch/ovl/upper/$f"; fi
   done
@@ -74,6 +74,8 @@ prepare_copies() {
     sed -i "s|^ExecStart=/usr/bin/logbookd|ExecStart=$bin|" "$f"
     bin=/bin/true; [ -x "$BIN_DIR/logbook-uplink" ] && bin=$(readlink -f "$BIN_DIR/logbook-uplink")
     sed -i "s|^ExecStart=/usr/bin/logbook-uplink|ExecStart=$bin|" "$f"
+    bin=/bin/true; [ -x "$BIN_DIR/logbook-web" ] && bin=$(readlink -f "$BIN_DIR/logbook-web")
+    sed -i "s|^ExecStart=/usr/bin/logbook-web|ExecStart=$bin|" "$f"
   done
   UNIT_DIR=$scratch/units
 }

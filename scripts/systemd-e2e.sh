@@ -15,7 +15,7 @@
 #   cli-member index-root index-logbook index-member index-other watchdog journal-recovery stop
 #   cli-stopped index-after-stop journal-fields
 # Container 2 (the .deb built by scripts/build-deb.sh from the same binaries):
-#   deb-build deb-boot deb-install deb-upgrade deb-purge
+#   deb-build deb-boot deb-install [deb-web with LOGBOOK_E2E_WEB=1] deb-upgrade deb-purge
 #
 # Environment:
 #   LOGBOOK_BIN_DIR           build dir with logbookd/logbook (arg 1 wins)
@@ -434,6 +434,24 @@ deb_install() {
   fi
 }
 
+# ── web: the packaged logbook-web under real systemd: its user, its sandbox, the daemon's
+# socket and live.json, the index cache. Fetches / and /api/live from inside the container.
+deb_web() {
+  local st groups home="" live="" trips="" i
+  ct systemctl start logbook-web.service >/dev/null 2>&1 || true
+  fetch() { ct python3 -c 'import sys, urllib.request as u
+r = u.urlopen("http://127.0.0.1:8080" + sys.argv[1], timeout=5); print(r.status, r.read().decode()[:120].replace("\n", " "))' "$1" 2>/dev/null; }
+  for i in $(seq 50); do home=$(fetch /) && break; sleep 0.2; done
+  live=$(fetch /api/live || true); trips=$(fetch "/api/trips?limit=1" || true)
+  st=$(prop logbook-web.service ActiveState); groups=$(ct id -nG logbook-web 2>/dev/null || true)
+  if [ "$st" = active ] && [[ "$home" == "200 "* ]] && [[ "$live" == "200 {\"schema\":1"* ]] && [[ "$trips" == "200 {\"trips\""* ]] \
+     && [[ " $groups " == *" logbook "* ]]; then
+    ok deb-web "logbook-web.service active as logbook-web ($groups): / 200, /api/live ${live:4:40}…, /api/trips 200"
+  else
+    fail deb-web "service $st, groups '$groups'; / '${home:0:60}'; /api/live '${live:0:60}'; /api/trips '${trips:0:60}': $(ct journalctl -u logbook-web --no-pager -n 3 2>/dev/null | tr '\n' ' ' | cut -c1-240)"
+  fi
+}
+
 deb_upgrade() {
   local out rc=0 p0 p1 kept ver st
   ct sh -c 'echo "# e2e local modification" >> /etc/logbook/logbookd.toml'
@@ -454,7 +472,7 @@ deb_purge() {
   local out rc=0 left=()
   ct sh -c 'echo "trip data" > /var/lib/logbook/journal/e2e-user-data'
   out=$(CT_TIMEOUT=120 ct env DEBIAN_FRONTEND=noninteractive dpkg --purge logbook 2>&1) || rc=$?
-  local p; for p in /usr/bin/logbookd /lib/systemd/system/logbookd.service /etc/logbook /run/logbook /var/cache/logbook; do
+  local p; for p in /usr/bin/logbookd /usr/bin/logbook-web /lib/systemd/system/logbookd.service /etc/logbook /run/logbook /var/cache/logbook; do
     ct test -e "$p" && left+=("$p"); done
   if [ "$rc" = 0 ] && [ ${#left[@]} = 0 ] && [ "$(prop logbookd.service ActiveState)" = inactive ] \
      && ct test -f /var/lib/logbook/journal/e2e-user-data; then
@@ -487,9 +505,13 @@ if [ "${LOGBOOK_E2E_SKIP_DEB:-0}" != 1 ]; then
   CT_SCRATCH_DEB=$(mktemp -d "${TMPDIR:-/tmp}/logbook-e2e-deb.XXXXXX")
   EXTRA_DIRS+=("$CT_SCRATCH_DEB")
   if deb_build; then
-    if boot deb-boot; then deb_install; deb_upgrade; deb_purge
-    else not_run "boot failed" "deb-install deb-upgrade deb-purge"; fi
-  else not_run "deb-build failed" "deb-boot deb-install deb-upgrade deb-purge"; fi
+    if boot deb-boot; then
+      deb_install
+      # deb-web is new and has not run in CI yet: opt in with LOGBOOK_E2E_WEB=1.
+      if [ "${LOGBOOK_E2E_WEB:-0}" = 1 ]; then deb_web; fi
+      deb_upgrade; deb_purge
+    else not_run "boot failed" "deb-install deb-web deb-upgrade deb-purge"; fi
+  else not_run "deb-build failed" "deb-boot deb-install deb-web deb-upgrade deb-purge"; fi
   if [ -n "${LOGBOOK_E2E_KEEP_LOGS:-}" ] && [ -n "$CT_PID1" ]; then ct journalctl -b --no-pager -o short-monotonic > "$LOGBOOK_E2E_KEEP_LOGS/journal-deb.log" 2>&1 || true; fi
   ct_teardown
 fi

@@ -42,6 +42,7 @@ if [ -x scripts/systemd-e2e.sh ]; then
     swift build -c release --static-swift-stdlib "${flags[@]}" --product logbookd
     swift build -c release --static-swift-stdlib "${flags[@]}" --product logbook
     swift build -c release --static-swift-stdlib "${flags[@]}" --product logbook-uplink  # in the .deb
+    swift build -c release --static-swift-stdlib "${flags[@]}" --product logbook-web  # in the .deb
     LOGBOOK_BIN_DIR="$(swift build -c release --show-bin-path)" scripts/systemd-e2e.sh
 fi
 echo "== all tests passed"

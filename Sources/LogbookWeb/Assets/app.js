@@ -1,0 +1,103 @@
+// Logbook web app: live updates for the Live page and local times everywhere.
+// Served by the Pi (no CDN). Formats numbers with the same rules as the server (Format.swift).
+"use strict";
+(function () {
+  const imperial = document.body.dataset.units === "imperial";
+
+  function fixed(v, digits) {
+    if (!isFinite(v)) return "–";
+    const scale = Math.pow(10, digits);
+    const n = Math.round(Math.abs(v) * scale);
+    const sign = v < 0 && n !== 0 ? "-" : "";
+    if (digits === 0) return sign + n;
+    const frac = String(n % scale).padStart(digits, "0");
+    return sign + Math.floor(n / scale) + "." + frac;
+  }
+  function distance(m) {
+    const v = imperial ? m / 1609.344 : m / 1000;
+    return [fixed(v, v < 100 ? 2 : 1), imperial ? "mi" : "km"];
+  }
+  function speed(mps) { return [fixed(imperial ? mps * 2.236936 : mps * 3.6, 0), imperial ? "mph" : "km/h"]; }
+  function speedText(mps) { return speed(mps).join(" "); }
+  function duration(s) {
+    s = Math.max(0, Math.floor(s));
+    return Math.floor(s / 3600) + ":" + String(Math.floor(s / 60) % 60).padStart(2, "0") + ":" + String(s % 60).padStart(2, "0");
+  }
+  function durationWords(s) {
+    s = Math.max(0, Math.round(s));
+    if (s < 60) return s + " s";
+    if (s < 3600) return Math.floor(s / 60) + " min";
+    return Math.floor(s / 3600) + " h " + (Math.floor(s / 60) % 60) + " min";
+  }
+  function localTime(el) {
+    const iso = el.getAttribute("datetime");
+    if (!iso) return;
+    const d = new Date(iso);
+    if (isNaN(d)) return;
+    const opts = el.dataset.format === "time" ? { hour: "2-digit", minute: "2-digit" }
+      : { year: "numeric", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" };
+    el.textContent = d.toLocaleString(undefined, opts);
+  }
+  document.querySelectorAll("time[datetime]").forEach(localTime);
+
+  const live = document.getElementById("live");
+  if (!live || !window.EventSource) return;
+  const field = (name) => live.querySelector('[data-field="' + name + '"]');
+  const set = (name, text) => { const el = field(name); if (el && el.textContent !== text) el.textContent = text; };
+  const show = (name, on) => live.querySelectorAll('[data-show="' + name + '"]').forEach((el) => { el.hidden = !on; });
+
+  function gpsText(gps) {
+    if (!gps || !gps.connected) return "gpsd not connected";
+    if (!(gps.mode >= 2)) return "no fix";
+    const parts = [gps.mode + "D fix"];
+    if (gps.satellites_used != null) parts.push(gps.satellites_used + " sat");
+    if (gps.eph_m != null) parts.push("±" + fixed(gps.eph_m, 0) + " m");
+    return parts.join(" · ");
+  }
+  function lastText(t) {
+    return "Trip " + t.id + ": " + distance(t.distance_m || 0).join(" ") + " in " + durationWords(t.duration_s || 0) +
+      ", ended (" + (t.end_reason || "?") + ")";
+  }
+
+  let lastEvent = 0;
+  function render(doc) {
+    lastEvent = Date.now();
+    const trip = doc.trip, last = doc.last_trip;
+    const state = trip ? "trip" : "idle";
+    live.dataset.state = state;
+    set("status", trip ? "Recording" : "Idle");
+    set("gps", gpsText(doc.gps));
+    show("trip", !!trip); show("idle", !trip); show("offline", false); show("last", !!last);
+    if (trip) {
+      const v = trip.vehicle;
+      set("vehicle", v ? (v.name || v.id) : "Trip");
+      const started = field("started");
+      if (started && started.getAttribute("datetime") !== trip.started_at && trip.started_at) {
+        started.setAttribute("datetime", trip.started_at); started.dataset.format = "time"; localTime(started);
+      }
+      set("reason", trip.start_reason || "");
+      const d = distance(trip.distance_m || 0), s = speed(trip.speed_mps || 0);
+      set("distance", d[0]); set("distance-unit", d[1]);
+      set("speed", s[0]); set("speed-unit", s[1]);
+      set("duration", duration(trip.duration_s || 0));
+      set("avg", speedText(trip.avg_speed_mps || 0));
+      set("max", speedText(trip.max_speed_mps || 0));
+      set("points", String(trip.points || 0));
+    }
+    if (last) set("last", lastText(last));
+  }
+
+  const source = new EventSource("/api/live/events");
+  source.addEventListener("live", (e) => {
+    try { render(JSON.parse(e.data)); } catch (err) { /* a torn document: wait for the next */ }
+  });
+  setInterval(() => {
+    if (!lastEvent) return;
+    const age = Math.round((Date.now() - lastEvent) / 1000);
+    set("age", age <= 2 ? "just now" : age + " s ago");
+    if (age > 10) {
+      live.dataset.state = "offline";
+      set("status", "No data from logbookd");
+    }
+  }, 1000);
+})();

@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: MIT
+package import LogbookConfig
+package import LogbookCore
+
+/// What `logbook-web` reads from the shared configuration file: its own `[web]` table, the
+/// directories and the control socket the daemon uses, and the configured vehicles.
+///
+/// Flags beat `LOGBOOKD_*` variables beat the file beat the defaults, as for the daemon.
+package struct WebConfiguration: Sendable {
+    /// `[web] listen`: loopback by default; any other address needs a password.
+    package var listen = ListenAddress(host: "127.0.0.1", port: 8080)
+    /// The daemon's state directory: the journal (read, never written) and the index.
+    package var stateDirectory = "/var/lib/logbook"
+    /// The daemon's runtime directory: `live.json` and the control socket.
+    package var runtimeDirectory = "/run/logbook"
+    /// `[control] socket`, when set.
+    package var controlSocket: String?
+    /// `[web] password_file`.
+    package var passwordFile: String?
+    /// Where the password came from (`[web] password_file` or a systemd credential).
+    package var passwordSource: String?
+    /// The password (also accepted as a bearer token); nil: no login (loopback only).
+    package var password: String?
+    /// `[web] session_days`: how long a login lasts on the phone.
+    package var sessionLifetime: Double = 30 * 86_400
+    /// `[web] secure_cookies`: mark cookies `Secure` (behind an HTTPS reverse proxy).
+    package var secureCookies = false
+    /// `[web] log_level`.
+    package var logLevel = "info"
+    /// `[[vehicle]]`: the vehicles the Start picker offers.
+    package var vehicles: [Vehicle] = []
+    /// `[trip] default_vehicle`: preselected in the picker.
+    package var defaultVehicle: String?
+    /// `[index] path`, when set.
+    package var configuredIndexPath: String?
+    /// `[units] system`: `metric` or `imperial`, for what people read (the API stays SI).
+    package var imperialUnits = false
+    /// `[trip] bridge_gap_s`: no-fix gaps up to this long count as bridged.
+    package var maxBridgedGap: Double = 900
+
+    /// The name of the systemd credential holding the password (`LoadCredential=`).
+    package static let credentialName = "web-password"
+
+    /// Command-line values that override the file and the environment.
+    package struct Overrides: Sendable {
+        package var listen: String?
+        package var stateDirectory: String?
+        package var runtimeDirectory: String?
+        package init(listen: String? = nil, stateDirectory: String? = nil, runtimeDirectory: String? = nil) {
+            self.listen = listen
+            self.stateDirectory = stateDirectory
+            self.runtimeDirectory = runtimeDirectory
+        }
+    }
+
+    package init() {}
+
+    /// `[control] socket`, else `<runtime-dir>/control.sock`.
+    package var controlSocketPath: String { controlSocket ?? runtimeDirectory + "/control.sock" }
+    /// `<runtime-dir>/live.json`.
+    package var liveStatePath: String { runtimeDirectory + "/live.json" }
+    /// `<state-dir>/journal`.
+    package var journalDirectory: String { stateDirectory + "/journal" }
+    /// The index file, chosen as the CLI chooses it: `[index] path`, else the system cache for
+    /// the default state directory, else `<state-dir>/cache/index.sqlite`.
+    package var indexPath: String {
+        if let configuredIndexPath { return configuredIndexPath }
+        return stateDirectory == "/var/lib/logbook" ? "/var/cache/logbook/index.sqlite" : stateDirectory + "/cache/index.sqlite"
+    }
+    /// True when a password protects the app.
+    package var requiresLogin: Bool { password != nil }
+
+    /// The configured vehicle with `id`.
+    package func vehicle(_ id: String?) -> Vehicle? { id.flatMap { id in vehicles.first { $0.id == id } } }
+
+    /// Loads the configuration and the password.
+    ///
+    /// - Throws: ``ConfigError`` naming the key: a bad value, an unknown `[web]` key, a
+    ///   password file that is missing, empty, too short or readable by everyone, or a
+    ///   non-loopback `listen` without a password (`logbook-web` exits 78).
+    package static func load(file: String?, environment: [String: String], overrides: Overrides = Overrides()) throws(ConfigError)
+        -> WebConfiguration
+    {
+        let (root, source) = try ConfigFile.load(file: file, environment: environment)
+        var reader = ConfigReader(root: root, file: source, environment: environment)
+        var config = WebConfiguration()
+        try config.read(&reader, file: source)
+        try reader.rejectUnknownKeys(owned: ConfigTables.web.union(ConfigTables.readers))
+        try config.apply(overrides)
+        try config.loadPassword(file: source, environment: environment)
+        guard config.listen.isLoopback || config.password != nil else {
+            throw ConfigError(
+                key: "web.password_file", file: source,
+                problem: "required to listen on \(config.listen), which is not a loopback address "
+                    + "(or pass the systemd credential \(credentialName))")
+        }
+        return config
+    }
+
+    private mutating func read(_ r: inout ConfigReader, file: String?) throws(ConfigError) {
+        if let s = try r.string("web.listen") { listen = try Self.address(s, key: "web.listen", file: file) }
+        if let s = try r.string("state_dir") { stateDirectory = try Self.directory(s, key: "state_dir", file: file) }
+        if let s = try r.string("runtime_dir") { runtimeDirectory = try Self.directory(s, key: "runtime_dir", file: file) }
+        if let s = try r.string("control.socket") { controlSocket = try Self.directory(s, key: "control.socket", file: file) }
+        if let d = try r.double("web.session_days", in: 0.01...400) { sessionLifetime = d * 86_400 }
+        if let b = try r.bool("web.secure_cookies") { secureCookies = b }
+        passwordFile = try r.string("web.password_file")
+        if let s = try r.string("web.log_level") {
+            let levels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]
+            guard levels.contains(s.lowercased()) else {
+                throw ConfigError(key: "web.log_level", file: file, problem: "expected one of \(levels.joined(separator: ", ")), got \"\(s)\"")
+            }
+            logLevel = s.lowercased()
+        }
+        defaultVehicle = try r.string("trip.default_vehicle")
+        if let d = try r.double("trip.bridge_gap_s", in: 0...86_400) { maxBridgedGap = d }
+        if let s = try r.string("index.path") {
+            guard s.hasPrefix("/"), !s.hasSuffix("/") else {
+                throw ConfigError(key: "index.path", file: file, problem: "must be an absolute file path, got \"\(s)\"")
+            }
+            configuredIndexPath = s
+        }
+        if let s = try r.string("units.system") {
+            guard s == "metric" || s == "imperial" else {
+                throw ConfigError(key: "units.system", file: file, problem: "expected \"metric\" or \"imperial\", got \"\(s)\"")
+            }
+            imperialUnits = s == "imperial"
+        }
+        // The daemon checks [[vehicle]] strictly; here only what the pages show is read.
+        for (path, table) in try r.tables("vehicle") {
+            var fields = TableFields(path: path, table: table, file: file)
+            guard let id = try fields.string("id"), !id.isEmpty else { continue }
+            vehicles.append(
+                Vehicle(
+                    id: id, name: try fields.string("name") ?? id, make: try fields.string("make"), model: try fields.string("model"),
+                    year: try fields.integer("year", in: 1886...3000), registration: try fields.string("registration")))
+        }
+    }
+
+    private mutating func apply(_ o: Overrides) throws(ConfigError) {
+        if let s = o.listen { listen = try Self.address(s, key: "--listen", file: nil) }
+        if let s = o.stateDirectory { stateDirectory = try Self.directory(s, key: "--state-dir", file: nil) }
+        if let s = o.runtimeDirectory { runtimeDirectory = try Self.directory(s, key: "--runtime-dir", file: nil) }
+    }
+
+    private mutating func loadPassword(file: String?, environment: [String: String]) throws(ConfigError) {
+        if let path = passwordFile {
+            password = try PasswordFile.read(path, key: "web.password_file", file: file, checkMode: true)
+            passwordSource = path
+        } else if let directory = environment["CREDENTIALS_DIRECTORY"], !directory.isEmpty {
+            let path = directory + "/" + Self.credentialName
+            if PasswordFile.exists(path) {
+                // systemd made this copy (0400, our user): the mode check does not apply.
+                password = try PasswordFile.read(path, key: "credential \(Self.credentialName)", file: nil, checkMode: false)
+                passwordSource = path
+            }
+        }
+    }
+
+    private static func address(_ s: String, key: String, file: String?) throws(ConfigError) -> ListenAddress {
+        guard let a = ListenAddress(parsing: s) else {
+            throw ConfigError(key: key, file: file, problem: "expected HOST:PORT (e.g. 127.0.0.1:8080 or [::1]:8080), got \"\(s)\"")
+        }
+        return a
+    }
+
+    private static func directory(_ s: String, key: String, file: String?) throws(ConfigError) -> String {
+        guard s.hasPrefix("/") else { throw ConfigError(key: key, file: file, problem: "must be an absolute path, got \"\(s)\"") }
+        return s.count > 1 && s.hasSuffix("/") ? String(s.dropLast()) : s
+    }
+}

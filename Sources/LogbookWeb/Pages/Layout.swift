@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: MIT
+internal import HTTPTypes
+
+/// The page frame: head, navigation, main. Mobile-first and dark; no inline script (the
+/// content security policy forbids it), the CSRF token travels in `data-csrf`.
+package enum Layout {
+    /// A navigation entry.
+    package struct Tab: Sendable {
+        package var path: String
+        package var title: String
+    }
+
+    /// The tabs shown in the navigation bar.
+    package static let tabs = [
+        Tab(path: "/", title: "Live"),
+        Tab(path: "/trips", title: "Trips"),
+    ]
+
+    /// A whole page.
+    package static func page(
+        title: String, active: String?, csrf: String, assets: Assets, units: String = "metric", signedIn: Bool = false, body: String
+    ) -> String {
+        var nav = ""
+        for tab in tabs {
+            let on = tab.path == active ? " aria-current=\"page\"" : ""
+            nav += "<a href=\"\(tab.path)\"\(on)>\(HTML.escape(tab.title))</a>"
+        }
+        let logout =
+            signedIn
+            ? "<form method=\"post\" action=\"/logout\" class=\"logout\"><input type=\"hidden\" name=\"csrf\" value=\"\(HTML.escape(csrf))\">"
+                + "<button type=\"submit\" class=\"link\">Log out</button></form>" : ""
+        return """
+            <!doctype html>
+            <html lang="en">
+            <head>
+            <meta charset="utf-8">
+            <meta name="viewport" content="width=device-width,initial-scale=1,viewport-fit=cover">
+            <meta name="color-scheme" content="dark">
+            <meta name="theme-color" content="#0d1117">
+            <title>\(HTML.escape(title)) · Logbook</title>
+            <link rel="stylesheet" href="\(assets.url("app.css"))">
+            <link rel="icon" href="\(assets.url("icon.svg"))" type="image/svg+xml">
+            <link rel="manifest" href="/manifest.webmanifest">
+            <script src="\(assets.url("app.js"))" defer></script>
+            </head>
+            <body data-csrf="\(HTML.escape(csrf))" data-units="\(HTML.escape(units))">
+            <header class="top"><nav>\(nav)</nav>\(logout)</header>
+            <main>
+            \(body)
+            </main>
+            </body>
+            </html>
+
+            """
+    }
+
+    /// A page for a refused request (non-API paths).
+    package static func errorPage(_ error: APIError) -> String {
+        page(
+            title: "Error \(error.status.code)", active: nil, csrf: "", assets: Assets.shared,
+            body: """
+                <section class="card error"><h1>\(error.status.code) \(HTML.escape(error.status.reasonPhrase))</h1>
+                <p>\(HTML.escape(error.message))</p><p><a href="/">Back to the live page</a></p></section>
+                """)
+    }
+}

@@ -1,0 +1,160 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Drives the logbook web app in headless Chromium (Selenium) at a phone's size.
+
+Against a real logbook-web in front of a real logbookd fed by a replaying gpsd:
+  live   the Live page starts a trip with the Start button, the distance shown rises as the
+         drive replays, Stop ends the trip (the page returns to idle);
+  trips  the Trips list links the trip, its page shows the route picture (the SVG loads);
+  auth   (second server, with a password) pages redirect to the login, the API answers 401,
+         a wrong password is refused, the right one opens the Live page.
+Screenshots (phone-sized) go to --shots. One line per check: "web-browser: <check>: ok …".
+Exit 1 on the first failure.
+"""
+import argparse
+import json
+import sys
+import time
+import urllib.error
+import urllib.request
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support import expected_conditions as ec
+from selenium.webdriver.support.ui import Select, WebDriverWait
+
+PHONE = (412, 915)  # a common Android phone's CSS viewport
+
+
+def browser():
+    options = webdriver.ChromeOptions()
+    options.binary_location = "/usr/bin/chromium"
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                 f"--window-size={PHONE[0]},{PHONE[1]}", "--hide-scrollbars", "--force-device-scale-factor=1"):
+        options.add_argument(flag)
+    options.add_experimental_option("mobileEmulation", {
+        "deviceMetrics": {"width": PHONE[0], "height": PHONE[1], "pixelRatio": 2.0},
+        "userAgent": "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156 Mobile Safari/537.36"})
+    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+
+
+def fail(check, why):
+    print(f"web-browser: {check}: FAIL {why}", flush=True)
+    sys.exit(1)
+
+
+def distance_km(driver):
+    text = driver.find_element(By.CSS_SELECTOR, '[data-field="distance"]').text
+    try:
+        return float(text)
+    except ValueError:
+        return -1.0
+
+
+def live(driver, base, shots):
+    wait = WebDriverWait(driver, 60)
+    driver.get(base + "/")
+    wait.until(ec.visibility_of_element_located((By.ID, "start")))
+    Select(driver.find_element(By.ID, "vehicle")).select_by_value("golf")
+    driver.find_element(By.ID, "start").click()
+    wait.until(ec.visibility_of_element_located((By.ID, "stop")))
+    wait.until(lambda d: distance_km(d) > 0)
+    first, t0 = distance_km(driver), time.monotonic()
+    wait.until(lambda d: distance_km(d) >= first + 1.5)
+    last, t1 = distance_km(driver), time.monotonic()
+    if driver.find_element(By.CSS_SELECTOR, '[data-field="vehicle"]').text != "Golf":
+        fail("live", "the trip card does not name the vehicle Golf")
+    driver.save_screenshot(f"{shots}/web-live.png")
+    print(f"web-browser: live: ok Start, then the page's distance rose {first:.2f} → {last:.2f} km in {t1 - t0:.1f} s "
+          "without a reload (SSE)", flush=True)
+    driver.find_element(By.ID, "stop").click()
+    wait.until(ec.visibility_of_element_located((By.ID, "start")))
+    notices = driver.find_elements(By.CSS_SELECTOR, ".notice")
+    notice = notices[0].text if notices else ""
+    try:
+        wait.until(lambda d: "manual" in d.find_element(By.CSS_SELECTOR, '[data-field="last"]').text)
+    except Exception:
+        fail("stop", "the last-trip card never said manual: "
+             + repr(driver.find_element(By.CSS_SELECTOR, '[data-field="last"]').text))
+    last_trip = driver.find_element(By.CSS_SELECTOR, '[data-field="last"]').text
+    print(f"web-browser: stop: ok \"{notice}\", last trip card: \"{last_trip}\"", flush=True)
+
+
+def trips(driver, base, shots):
+    wait = WebDriverWait(driver, 30)
+    driver.get(base + "/trips")
+    link = wait.until(ec.element_to_be_clickable((By.CSS_SELECTOR, '#trips a[href="/trips/1"]')))
+    driver.save_screenshot(f"{shots}/web-trips.png")
+    link.click()
+    picture = wait.until(ec.presence_of_element_located((By.ID, "picture")))
+    wait.until(lambda d: d.execute_script("return arguments[0].complete && arguments[0].naturalWidth", picture) > 0)
+    size = driver.execute_script("return [arguments[0].naturalWidth, arguments[0].naturalHeight]", picture)
+    end = driver.find_element(By.ID, "end-reason").text
+    if "manual" not in end:
+        fail("trip-page", f"end reason shown is {end!r}")
+    driver.save_screenshot(f"{shots}/web-trip.png")
+    print(f"web-browser: trip-page: ok /trips lists trip 1; its page shows the route SVG ({size[0]}x{size[1]}), ended: {end}",
+          flush=True)
+
+
+def status(url, headers=None, data=None, method=None):
+    request = urllib.request.Request(url, headers=headers or {}, data=data, method=method)
+    try:
+        with urllib.request.urlopen(request) as r:
+            return r.status, r.read()
+    except urllib.error.HTTPError as e:
+        return e.code, e.read()
+
+
+def auth(driver, base, password):
+    wait = WebDriverWait(driver, 30)
+    code, body = status(base + "/api/live")
+    if code != 401 or json.loads(body)["error"]["code"] != "unauthorized":
+        fail("auth", f"/api/live without login: {code} {body[:120]!r}")
+    code, _ = status(base + "/api/trip/stop", headers={"Content-Type": "application/json"}, data=b"{}", method="POST")
+    if code != 401:
+        fail("auth", f"POST /api/trip/stop without login: {code}")
+    code, _ = status(base + "/api/live", headers={"Authorization": "Bearer " + password})
+    if code != 200:
+        fail("auth", f"/api/live with the bearer token: {code}")
+    driver.delete_all_cookies()
+    driver.get(base + "/trips")
+    wait.until(ec.visibility_of_element_located((By.ID, "password")))
+    if "/login" not in driver.current_url:
+        fail("auth", f"/trips without login did not redirect to the login page: {driver.current_url}")
+    driver.find_element(By.ID, "password").send_keys("wrong-password")
+    driver.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
+    wait.until(ec.visibility_of_element_located((By.CSS_SELECTOR, ".notice.bad")))
+    refused = driver.find_element(By.CSS_SELECTOR, ".notice.bad").text
+    driver.find_element(By.ID, "password").send_keys(password)
+    driver.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
+    wait.until(lambda d: d.current_url.endswith("/trips"))
+    cookie = driver.get_cookie("logbook_session") or {}
+    if not cookie.get("httpOnly") or cookie.get("sameSite") != "Strict":
+        fail("auth", f"session cookie flags: {cookie}")
+    print(f"web-browser: auth: ok 401 for the API without login, /trips → /login, wrong password refused (\"{refused}\"), "
+          "right one signs in (HttpOnly, SameSite=Strict)", flush=True)
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--base", required=True)
+    p.add_argument("--secure-base", required=True)
+    p.add_argument("--password-file", required=True)
+    p.add_argument("--shots", required=True)
+    p.add_argument("--step", choices=["live", "rest"], required=True)
+    a = p.parse_args()
+    driver = browser()
+    try:
+        if a.step == "live":
+            live(driver, a.base, a.shots)
+        else:
+            trips(driver, a.base, a.shots)
+            auth(driver, a.secure_base, open(a.password_file).read().strip())
+    finally:
+        driver.quit()
+
+
+if __name__ == "__main__":
+    main()
