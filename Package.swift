@@ -14,7 +14,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
-        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
@@ -30,9 +29,8 @@ let package = Package(
         .target(name: "LogbookCore"),
 
         // The shared configuration file: TOML parsing, typed reading, which process owns which table.
-        .target(
-            name: "LogbookConfig",
-            dependencies: [.product(name: "TOMLKit", package: "TOMLKit")]),
+        // (Its TOML parser is plain Swift: TOMLKit's C++ toml++ and Foundation stayed out of logbookd.)
+        .target(name: "LogbookConfig"),
 
         // The control-socket protocol shared by the daemon, the CLI and the web app:
         // commands, request parsing, replies, error codes, and a blocking client.
@@ -161,6 +159,16 @@ let package = Package(
         // library, no Foundation: the daemon may use it.
         .target(name: "LogbookPlaces", dependencies: ["LogbookCore"]),
         .testTarget(name: "LogbookPlacesTests", dependencies: ["LogbookPlaces", "LogbookCore", "LogbookTestSupport"]),
+
+        // ── lean: fuzzing ──
+        // libFuzzer harnesses over the four parsers (scripts/fuzz.sh builds them with the
+        // fuzzer and ASan; the ordinary build replays corpus files through them).
+        .systemLibrary(name: "CLogbookFuzzer"),
+        .executableTarget(
+            name: "logbook-fuzz",
+            dependencies: ["CLogbookFuzzer", "LogbookConfig", "LogbookControl", "LogbookCore", "LogbookDaemon", "LogbookJournal"]),
+        .testTarget(name: "LogbookConfigTests", dependencies: ["LogbookConfig", "LogbookTestSupport"]),
+        // ── end lean ──
 
         .target(
             name: "LogbookTestSupport",
