@@ -40,7 +40,7 @@ for h in "${harnesses[@]}"; do
         -artifact_prefix="$scratch/crashes/$h/" "$scratch/corpus/$h" "fuzz/corpus/$h" >"$log" 2>&1
     rc=$?
     set -e
-    elapsed=$(echo "$(date +%s.%N) - $start" | bc)
+    elapsed=$(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN {print e - s}')
     runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | awk '{s+=$2} END {print s+0}')
     last=$(grep -E '^#[0-9]+' "$log" | tail -1)
     cov=$(sed -n 's/.*cov: \([0-9]*\).*/\1/p' <<<"$last")
@@ -48,7 +48,7 @@ for h in "${harnesses[@]}"; do
     corpus=$(find "$scratch/corpus/$h" -type f | wc -l)
     crashes=$(find "$scratch/crashes/$h" -type f | wc -l)
     printf 'fuzz: %s: %d inputs in %.0f s (%.0f exec/s), coverage %s, features %s, corpus %d, crashes %d\n' \
-        "$h" "$runs" "$elapsed" "$(echo "$runs / $elapsed" | bc -l)" "${cov:-?}" "${ft:-?}" "$corpus" "$crashes"
+        "$h" "$runs" "$elapsed" "$(awk -v r="$runs" -v e="$elapsed" 'BEGIN {print r / e}')" "${cov:-?}" "${ft:-?}" "$corpus" "$crashes"
     if [ $rc -ne 0 ] || [ "$crashes" -ne 0 ]; then
         echo "fuzz: $h: FAILED (exit $rc); log $log, inputs in $scratch/crashes/$h/" >&2
         grep -E 'ERROR|Fatal error|SUMMARY|deadly signal|timeout|out-of-memory|malloc' "$log" | head -5 >&2 || true

@@ -22,6 +22,8 @@ packages=(
     python3-venv python3-pil
     # exports: GPX schema check (xmllint), GPX round trip (gpsbabel), the trip picture in a browser
     libxml2-utils gpsbabel chromium
+    # lean: the daemon image guard (readelf, nm, size); the fuzzer is the Swift toolchain's libFuzzer
+    binutils
     "$@"
 )
 missing=()
