@@ -163,10 +163,9 @@ let package = Package(
         // ── lean: fuzzing ──
         // libFuzzer harnesses over the four parsers (scripts/fuzz.sh builds them with the
         // fuzzer and ASan; the ordinary build replays corpus files through them).
-        .systemLibrary(name: "CLogbookFuzzer"),
         .executableTarget(
             name: "logbook-fuzz",
-            dependencies: ["CLogbookFuzzer", "LogbookConfig", "LogbookControl", "LogbookCore", "LogbookDaemon", "LogbookJournal"]),
+            dependencies: ["LogbookConfig", "LogbookControl", "LogbookCore", "LogbookDaemon", "LogbookJournal"]),
         .testTarget(name: "LogbookConfigTests", dependencies: ["LogbookConfig", "LogbookTestSupport"]),
         // ── end lean ──
 

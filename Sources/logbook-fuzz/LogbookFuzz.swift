@@ -1,40 +1,51 @@
 // SPDX-License-Identifier: MIT
-// `logbook-fuzz HARNESS [libFuzzer flags] [corpus dirs]`. Built by scripts/fuzz.sh with
-// `--sanitize=fuzzer --sanitize=address -Xswiftc -DLOGBOOK_FUZZ`, it hands the arguments
-// after the harness name to libFuzzer. In the ordinary build (no fuzzer runtime) it replays
-// the given files or directories through the harness: the corpus and every crash found
-// become regression inputs the normal test run can execute.
-#if LOGBOOK_FUZZ
-    import CLogbookFuzzer
-#endif
+// `logbook-fuzz HARNESS [libFuzzer flags] [corpus dirs]`.
+//
+// Built by scripts/fuzz.sh with `--sanitize=fuzzer --sanitize=address -Xswiftc -DLOGBOOK_FUZZ`,
+// libFuzzer owns `main`; `LLVMFuzzerInitialize` takes the harness name out of argv before
+// libFuzzer reads its flags. In the ordinary build (no fuzzer runtime) `main` replays the given
+// files or directories through the harness: the seeds and every crash input found become
+// regression inputs the normal test run executes.
 #if canImport(Glibc)
     import Glibc
 #endif
 
-/// The harness libFuzzer's C callback runs (it cannot capture; set once before the driver starts).
-nonisolated(unsafe) private var selected = Harness.control
+/// The harness the fuzzer's C callback runs (it cannot capture; set once before fuzzing starts).
+nonisolated(unsafe) private var selected: Harness?
 
-@main enum LogbookFuzz {
-    static func main() {
-        let arguments = CommandLine.arguments
-        guard arguments.count >= 2, let harness = Harness(rawValue: arguments[1]) else {
-            let names = Harness.allCases.map(\.rawValue).joined(separator: "|")
-            printError("usage: logbook-fuzz \(names) [libFuzzer flags] [corpus directories or files]")
-            exit(64)
+private func usage() -> Never {
+    let names = Harness.allCases.map(\.rawValue).joined(separator: "|")
+    printError("usage: logbook-fuzz \(names) [libFuzzer flags] [corpus directories or files]")
+    exit(64)
+}
+
+#if LOGBOOK_FUZZ
+    @_cdecl("LLVMFuzzerInitialize")
+    func fuzzerInitialize(
+        _ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>
+    ) -> CInt {
+        guard argc.pointee >= 2, let name = argv.pointee[1], let harness = Harness(rawValue: String(cString: name)) else {
+            usage()
         }
         selected = harness
-        #if LOGBOOK_FUZZ
-            // libFuzzer sees argv without the harness name: argv[1] becomes the program name.
-            var argc = CommandLine.argc - 1
-            var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv + 1
-            argv?[0] = CommandLine.unsafeArgv[0]
-            exit(
-                LLVMFuzzerRunDriver(&argc, &argv) { data, size in
-                    selected.run(UnsafeBufferPointer(start: data, count: size))
-                    return 0
-                })
-        #else
-            exit(CorpusReplay.run(harness, paths: Array(arguments.dropFirst(2))))
-        #endif
+        // Drop argv[1] so libFuzzer does not take the harness name for a corpus directory.
+        for i in 1..<Int(argc.pointee) { argv.pointee[i] = argv.pointee[i + 1] }
+        argc.pointee -= 1
+        return 0
     }
-}
+
+    @_cdecl("LLVMFuzzerTestOneInput")
+    func fuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+        selected?.run(UnsafeBufferPointer(start: data, count: size))
+        return 0
+    }
+#else
+    @main enum LogbookFuzz {
+        static func main() {
+            let arguments = CommandLine.arguments
+            guard arguments.count >= 2, let harness = Harness(rawValue: arguments[1]) else { usage() }
+            selected = harness
+            exit(CorpusReplay.run(harness, paths: Array(arguments.dropFirst(2))))
+        }
+    }
+#endif
