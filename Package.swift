@@ -159,6 +159,8 @@ let package = Package(
         // library, no Foundation: the daemon may use it.
         .target(name: "LogbookPlaces", dependencies: ["LogbookCore"]),
         .testTarget(name: "LogbookPlacesTests", dependencies: ["LogbookPlaces", "LogbookCore", "LogbookTestSupport"]),
+        // Lookup time on the real bundle vs a linear scan (bench/places-bench.sh).
+        .executableTarget(name: "logbook-places-bench", dependencies: ["LogbookPlaces", "LogbookCore"]),
 
         // ── lean: fuzzing ──
         // libFuzzer harnesses over the four parsers (scripts/fuzz.sh builds them with the

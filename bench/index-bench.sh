@@ -60,3 +60,15 @@ else
     how="median of 21 runs"
 fi
 echo "index-bench: trips list --limit 50: $median_ms ms whole process ($how; target <= 100 ms: $(awk -v m="$median_ms" 'BEGIN{printf "%.1fx", 100 / m}') under)"
+
+# `trips export --all --format csv` streams: its peak RSS stays flat as the history grows
+# (one car's third of the journal, then all of it; target <= 30 MiB).
+for sel in "--all --vehicle golf" "--all"; do
+    s=$(date +%s%N)
+    # shellcheck disable=SC2086
+    /usr/bin/time -f "%M" -o "$work/export.rss" "$bin/logbook" --state-dir "$work/state" trips export $sel --format csv >"$work/export.csv"
+    ms_taken=$(( ($(date +%s%N) - s) / 1000000 ))
+    rows=$(( $(wc -l <"$work/export.csv") - 1 ))
+    echo "index-bench: trips export $sel --format csv: $rows points, $(( $(stat -c %s "$work/export.csv") / 1048576 )) MiB in $ms_taken ms, peak RSS $(( $(tail -1 "$work/export.rss") / 1024 )) MiB (target <= 30 MiB)"
+done
+rm -f "$work/export.csv"

@@ -85,6 +85,11 @@ install -d -m 0700 "$D/etc/logbook/uplink-credentials"
 install_file 0644 "$S/udev/70-logbook-ignition.rules" /usr/share/doc/logbook/examples/70-logbook-ignition.rules
 
 if [ -f "$ROOT/config/logbookd.toml" ]; then CONF=$ROOT/config/logbookd.toml; else CONF=$PKG/logbookd.toml.placeholder; fi
+# The offline place-name bundle (GeoNames, CC BY 4.0; its manifest carries the attribution).
+PLACES=$ROOT/.build/places
+[ -f "$PLACES/places.manifest.json" ] || /usr/bin/python3 "$ROOT/scripts/build-places-bundle.py" --out "$PLACES" >&2
+install_file 0644 "$PLACES/places.bin" /usr/share/logbook/places/places.bin
+install_file 0644 "$PLACES/places.manifest.json" /usr/share/logbook/places/places.manifest.json
 install_file 0644 "$CONF" /etc/logbook/logbookd.toml
 install_file 0644 "$PKG/copyright" /usr/share/doc/logbook/copyright
 [ -f "$ROOT/docs/install-pi.md" ] && install_file 0644 "$ROOT/docs/install-pi.md" /usr/share/doc/logbook/install-pi.md

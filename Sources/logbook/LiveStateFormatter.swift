@@ -9,7 +9,7 @@ enum LiveStateFormatter {
         let seq = doc["seq"]?.doubleValue.map { Int($0) } ?? 0
         let ageText = age.map { String(format: "%.1f s ago", max(0, $0)) } ?? "at an unknown time"
         lines.append("logbookd — updated \(ageText) (seq \(seq))")
-        if let gps = doc["gps"] { lines += renderGPS(gps) }
+        if let gps = doc["gps"] { lines += renderGPS(gps, privacyZone: doc["in_privacy_zone"]?.stringValue) }
         if let journal = doc["journal"], let status = journal["status"]?.stringValue, status != "ok" {
             lines.append(renderJournalProblem(status, journal))
         }
@@ -18,11 +18,16 @@ enum LiveStateFormatter {
         return lines.joined(separator: "\n")
     }
 
-    static func renderGPS(_ gps: JSONValue) -> [String] {
+    static func renderGPS(_ gps: JSONValue, privacyZone: String? = nil) -> [String] {
         guard gps["connected"]?.boolValue == true else {
             return ["GPS     not connected to gpsd (retrying)", counters(gps)]
         }
         let mode = Int(gps["mode"]?.doubleValue ?? 0)
+        if mode >= 2, let zone = privacyZone {
+            var line = "GPS     \(mode == 3 ? "3D" : "2D") fix · in privacy zone \(zone) (no position shown or recorded)"
+            if let v = gps["speed_mps"]?.doubleValue { line += String(format: " · %.0f km/h", v * 3.6) }
+            return [line, counters(gps)]
+        }
         guard mode >= 2, let lat = gps["lat"]?.doubleValue, let lon = gps["lon"]?.doubleValue else {
             return ["GPS     connected, no fix", counters(gps)]
         }
@@ -62,6 +67,7 @@ enum LiveStateFormatter {
         let active = trip["active"]?.boolValue == true
         var head = "\(label.padding(toLength: 8, withPad: " ", startingAt: 0))\(active ? "recording" : "ended") trip \(id)"
         if let vehicle { head += " (\(vehicle))" }
+        if let place = trip["start_place"]?.stringValue { head += " from \(place)" }
         head += String(format: " — %.1f km, %@", km, hms)
         if active, let v = trip["speed_mps"]?.doubleValue { head += String(format: ", %.0f km/h", v * 3.6) }
         var detail = "        "

@@ -106,7 +106,7 @@ import Testing
         let supply = dir.file("sys/class/power_supply/ACAD")
         try FileManager.default.createDirectory(atPath: supply, withIntermediateDirectories: true)
         try "1\n".write(toFile: supply + "/online", atomically: true, encoding: .utf8)
-        let gpsd = try GPSDReplay(log: TestPaths.gpsLog(Self.log), realtime: 40)
+        let gpsd = try GPSDReplay(log: TestPaths.gpsLog(Self.log), realtime: 20)
         defer { gpsd.stop() }
         let config = dir.file("logbookd.toml")
         var text = """
@@ -129,7 +129,7 @@ import Testing
             text += "[[privacy_zone]]\nname = \"\(z.name)\"\nlat = \(z.latitude)\nlon = \(z.longitude)\nradius_m = \(z.radius)\n"
         }
         try text.write(toFile: config, atomically: true, encoding: .utf8)
-        let daemon = try DaemonProcess(arguments: ["--config", config], environment: ["LOGBOOKD_DEBUG_CLOCK_SCALE": "40"])
+        let daemon = try DaemonProcess(arguments: ["--config", config], environment: ["LOGBOOKD_DEBUG_CLOCK_SCALE": "20"])
         var snapshots: [[String: Any]] = []
         let finished = Task { await gpsd.waitUntilFinished(timeout: .seconds(240)) }
         let deadline = ContinuousClock.now + .seconds(240)
