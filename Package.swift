@@ -15,7 +15,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
-        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         // ── web ── (no default traits: neither swift-configuration nor full Foundation needed)
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
@@ -35,9 +34,8 @@ let package = Package(
         .target(name: "LogbookCore"),
 
         // The shared configuration file: TOML parsing, typed reading, which process owns which table.
-        .target(
-            name: "LogbookConfig",
-            dependencies: [.product(name: "TOMLKit", package: "TOMLKit")]),
+        // (Its TOML parser is plain Swift: TOMLKit's C++ toml++ and Foundation stayed out of logbookd.)
+        .target(name: "LogbookConfig"),
 
         // The control-socket protocol shared by the daemon, the CLI and the web app:
         // commands, request parsing, replies, error codes, and a blocking client.
@@ -174,6 +172,14 @@ let package = Package(
         // Swift on LogbookCore, shared by the daemon, the CLI and the web app.
         .target(name: "LogbookGarage", dependencies: ["LogbookCore"]),
         .testTarget(name: "LogbookGarageTests", dependencies: ["LogbookGarage", "LogbookCore"]),
+        // ── lean: fuzzing ──
+        // libFuzzer harnesses over the four parsers (scripts/fuzz.sh builds them with the
+        // fuzzer and ASan; the ordinary build replays corpus files through them).
+        .executableTarget(
+            name: "logbook-fuzz",
+            dependencies: ["LogbookConfig", "LogbookControl", "LogbookCore", "LogbookDaemon", "LogbookJournal"]),
+        .testTarget(name: "LogbookConfigTests", dependencies: ["LogbookConfig", "LogbookTestSupport"]),
+        // ── end lean ──
 
         .target(
             name: "LogbookTestSupport",

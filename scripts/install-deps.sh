@@ -24,6 +24,8 @@ packages=(
     libxml2-utils gpsbabel chromium
     # web (issue 10): Selenium drives Debian's chromium through its chromedriver; curl in the test step
     chromium-driver curl
+    # lean: the daemon image guard (readelf, nm, size); the fuzzer is the Swift toolchain's libFuzzer
+    binutils
     "$@"
 )
 missing=()

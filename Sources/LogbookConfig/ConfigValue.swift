@@ -1,6 +1,4 @@
 // SPDX-License-Identifier: MIT
-internal import TOMLKit
-
 /// A parsed configuration document, independent of the file format.
 package indirect enum ConfigValue: Sendable, Equatable {
     case table([String: ConfigValue])
@@ -22,36 +20,16 @@ package indirect enum ConfigValue: Sendable, Equatable {
         }
     }
 
-    /// Parses TOML text.
+    /// Parses TOML text (``TOMLParser``: plain Swift, so the daemon links no C++ and no
+    /// Foundation for its configuration).
     ///
     /// - Throws: ``ConfigError`` naming the line and column of a syntax error.
     package static func parseTOML(_ text: String, file: String) throws(ConfigError) -> ConfigValue {
-        let table: TOMLTable
         do {
-            table = try TOMLTable(string: text)
-        } catch let error as TOMLParseError {
-            throw ConfigError(
-                key: nil, file: file,
-                problem: "syntax error at line \(error.source.begin.line), column \(error.source.begin.column): \(error.description)")
+            return try TOMLParser.parse(text)
         } catch {
-            throw ConfigError(key: nil, file: file, problem: "cannot parse: \(error)")
-        }
-        return convert(table)
-    }
-
-    private static func convert(_ value: any TOMLValueConvertible) -> ConfigValue {
-        switch value.type {
-        case .table:
-            var out: [String: ConfigValue] = [:]
-            if let t = value.table { for key in t.keys { if let v = t[key] { out[key] = convert(v) } } }
-            return .table(out)
-        case .array:
-            return .array(value.array.map { $0.map { convert($0) } } ?? [])
-        case .string: return .string(value.string ?? "")
-        case .int: return .integer(value.int ?? 0)
-        case .double: return .double(value.double ?? 0)
-        case .bool: return .bool(value.bool ?? false)
-        case .date, .time, .dateTime: return .string(String(describing: value))
+            throw ConfigError(
+                key: nil, file: file, problem: "syntax error at line \(error.line), column \(error.column): \(error.message)")
         }
     }
 }

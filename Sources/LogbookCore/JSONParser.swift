@@ -164,6 +164,12 @@ private struct JSONByteParser {
             i = start
             throw fail("unexpected character")
         }
+        // `1e400` would become infinity, which JSON cannot write back (it came out as `null`:
+        // found by the fuzzer). Refuse it where it was read.
+        guard d.isFinite else {
+            i = start
+            throw fail("number out of range")
+        }
         return .number(d)
     }
 }

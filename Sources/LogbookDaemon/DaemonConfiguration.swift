@@ -101,6 +101,21 @@ public struct DaemonConfiguration: Sendable {
         file: String?, environment: [String: String], overrides: Overrides = Overrides()
     ) throws(ConfigError) -> DaemonConfiguration {
         let (root, source) = try ConfigFile.load(file: file, environment: environment)
+        return try load(root: root, source: source, environment: environment, overrides: overrides)
+    }
+
+    /// Loads the configuration from TOML text already in memory (the config fuzzer, tests):
+    /// the same parsing and checks as ``load(file:environment:overrides:)``.
+    package static func load(
+        text: String, file: String, environment: [String: String] = [:]
+    ) throws(ConfigError) -> DaemonConfiguration {
+        let root = try ConfigValue.parseTOML(text, file: file)
+        return try load(root: root, source: file, environment: environment, overrides: Overrides())
+    }
+
+    private static func load(
+        root: ConfigValue?, source: String?, environment: [String: String], overrides: Overrides
+    ) throws(ConfigError) -> DaemonConfiguration {
         var env = environment
         // Short aliases documented in DESIGN.md §3.
         if let v = environment["LOGBOOKD_GPSD"], env["LOGBOOKD_GPSD_ADDRESS"] == nil { env["LOGBOOKD_GPSD_ADDRESS"] = v }

@@ -24,6 +24,20 @@ import Testing
         #expect(try JSONValue.parse(v.serialized) == v)
     }
 
+    /// Found by `scripts/fuzz.sh json`: `1e400` parsed as infinity and was written back as
+    /// `null`. Out-of-range numbers are refused where they are read, with the byte offset.
+    @Test(arguments: ["[1e400]", "-1e309", "{\"odometer_km\":1e99999}"])
+    func refusesNumbersOutOfRange(_ text: String) throws {
+        #expect(throws: JSONParseError.self) { try JSONValue.parse(text) }
+        do {
+            _ = try JSONValue.parse(text)
+        } catch {
+            #expect(error.reason == "number out of range")
+        }
+        #expect(try JSONValue.parse("[1.7976931348623157e308, -5e-324, 1e-400]")
+            == .array([.number(.greatestFiniteMagnitude), .number(-.leastNonzeroMagnitude), .number(0)]))
+    }
+
     @Test(arguments: ["", "{", "{\"a\":}", "[1,]", "tru", "\"abc", "{\"a\":1} x", "{'a':1}", "[\"\u{01}\"]"])
     func rejectsMalformedText(_ text: String) {
         #expect(throws: JSONParseError.self) { try JSONValue.parse(text) }

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Guard on what the shipped logbookd links (docs/memory.md). Builds it as
+# scripts/build-deb.sh does (release, --static-swift-stdlib) and fails when its image holds
+# full Foundation, FoundationInternationalization or ICU (tens of MiB of mappings and
+# startup cost a Pi does not need; FoundationEssentials is allowed), or when a dynamic
+# dependency on them appears. Checked with readelf and nm, not timing. Prints
+#   daemon-image: logbookd TEXT KiB text, DATA KiB data+bss, N NEEDED libraries, foundation symbols 0
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+swift build -c release --static-swift-stdlib --product logbookd -Xswiftc -warnings-as-errors >/dev/null
+bin="$(swift build -c release --show-bin-path)/logbookd"
+
+needed="$(readelf -d "$bin" | sed -n 's/.*Shared library: \[\(.*\)\]/\1/p')"
+bad_libs="$(grep -E '^lib(Foundation|FoundationInternationalization|_FoundationICU|icu[a-z]*)\.so' <<<"$needed" || true)"
+# Swift mangles a module name as <length><name>: $s10Foundation…, $s26FoundationInternationalization…
+symbols="$(nm --defined-only "$bin" 2>/dev/null | awk '{print $NF}')"
+foundation="$(grep -cE '^\$s(10Foundation|26FoundationInternationalization)[^E]' <<<"$symbols" || true)"
+icu="$(grep -cE '^(u_|ucol_|ucal_|udat_|ures_)[a-zA-Z]+(_[0-9]+)?$|icudt[0-9]+_dat' <<<"$symbols" || true)"
+read -r text data bss _ < <(size "$bin" | tail -1)
+printf 'daemon-image: logbookd %d KiB text, %d KiB data+bss, %d NEEDED libraries, foundation symbols %d, icu symbols %d\n' \
+    $((text / 1024)) $(((data + bss) / 1024)) "$(wc -l <<<"$needed")" "$foundation" "$icu"
+status=0
+if [ -n "$bad_libs" ]; then
+    echo "daemon-image: FAIL: logbookd needs $(tr '\n' ' ' <<<"$bad_libs")" >&2
+    status=1
+fi
+if [ "$foundation" -ne 0 ] || [ "$icu" -ne 0 ]; then
+    echo "daemon-image: FAIL: full Foundation or ICU is linked into logbookd; first symbols:" >&2
+    grep -E '^\$s(10Foundation|26FoundationInternationalization)[^E]' <<<"$symbols" | head -5 >&2 || true
+    echo "  (find the importer: grep -rn 'import.*Foundation' in the daemon's modules and dependencies)" >&2
+    status=1
+fi
+exit $status
