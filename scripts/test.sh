@@ -16,8 +16,19 @@ swift build --build-tests "${flags[@]}"
 # Two runs: the journal crash suites keep both cores (and Swift Testing's cooperative
 # pool, as wide as the cores) busy for a minute, which would starve the timing-checked
 # process tests (real gpsd, notify socket) running beside them.
-echo "== swift test (all but the journal crash suites)"
-swift test --skip-build "${flags[@]}" --skip LogbookJournalTests --skip LogbookUplinkTests 2>&1 | tee .build/swift-test.log
+# The suites run in passes so that heavy neighbours (many daemons and gpsd replays, Chromium,
+# a brute-force check in numpy) never starve the timing-checked process tests on 2 cores.
+echo "== swift test (core, daemon, sources: the timing-checked process tests)"
+swift test --skip-build "${flags[@]}" --skip LogbookJournalTests --skip LogbookUplinkTests --skip LogbookStoreTests \
+    --skip LogbookExportTests --skip LogbookPlacesTests --skip LogbookWebTests 2>&1 | tee .build/swift-test.log
+echo "== swift test (index, exports, places: recorded drives, real tools)"
+swift test --skip-build "${flags[@]}" --filter LogbookStoreTests --filter LogbookExportTests --filter LogbookPlacesTests \
+    --skip "LogbookStoreTests.KillTests" --skip "LogbookStoreTests.PrivacyZoneDriveTests" 2>&1 | tee -a .build/swift-test.log
+echo "== swift test (index kill -9 and the privacy drive, one at a time)"
+swift test --skip-build "${flags[@]}" --no-parallel --filter "LogbookStoreTests.KillTests" \
+    --filter "LogbookStoreTests.PrivacyZoneDriveTests" 2>&1 | tee -a .build/swift-test.log
+echo "== swift test (web app)"
+swift test --skip-build "${flags[@]}" --filter LogbookWebTests 2>&1 | tee -a .build/swift-test.log
 # The uplink's fleet test runs three daemons, three gpsd replays, six uplinks, PostgreSQL
 # and mosquitto for ~100 s: on its own, so it does not disturb the timing-checked tests.
 echo "== swift test (uplink: real mosquitto, PostgreSQL, three cars)"

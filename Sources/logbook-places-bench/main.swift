@@ -32,18 +32,11 @@ do {
 let loadSeconds = now() - loadStart
 
 // Random points over land and sea alike (a fixed generator: the same points every run).
-struct Generator {
-    var state: UInt64 = 0x9E37_79B9_7F4A_7C15
-    mutating func next() -> Double {
-        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-        return Double(state >> 11) / Double(1 << 53)
-    }
-}
-var generator = Generator()
+var generator = SplitMix64(seed: 0x9E37_79B9_7F4A_7C15)
 // Half the points in Europe (where cars with this logbook are), half anywhere.
 var points: [(Double, Double)] = []
 for i in 0..<lookups {
-    let a = generator.next(), b = generator.next()
+    let a = generator.unit(), b = generator.unit()
     points.append(i % 2 == 0 ? (35 + a * 35, -10 + b * 40) : (a * 180 - 90, b * 360 - 180))
 }
 

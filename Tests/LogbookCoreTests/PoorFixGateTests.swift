@@ -71,7 +71,7 @@ struct PoorFixGateTests {
         var filter = FixFilter()
         var t = TrackBuilder(eph: 10)
         _ = filter.filter(t.fix(speed: 0))
-        var rng = SplitMix(seed: 13)
+        var rng = SplitMix64(seed: 13)
         var distance = 0.0
         let origin = (t.latitude, t.longitude)
         for _ in 0..<600 {
@@ -85,21 +85,5 @@ struct PoorFixGateTests {
         }
         #expect(distance == 0)
         #expect(filter.counters.jitter > 0, "some jitter fixes were kept (and counted as standing)")
-    }
-}
-
-/// A small deterministic generator for test data.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func uniform(_ lo: Double, _ hi: Double) -> Double {
-        lo + (hi - lo) * Double(next() >> 11) / Double(1 << 53)
     }
 }

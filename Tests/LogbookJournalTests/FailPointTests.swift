@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 import Testing
 
+import LogbookCore
 @testable import LogbookJournal
 
 /// T6 of notes/journal.md §3.5: a scripted run with several segment rotations is cut at every

@@ -2,6 +2,7 @@
 import Foundation
 import Testing
 
+import LogbookCore
 @testable import LogbookJournal
 
 /// Simulated power cuts (notes/journal.md §3.5 T3 and T6): the real writer and recovery code

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import LogbookCore
 @testable import LogbookJournal
 
 /// Thrown by ``SimulatedDisk`` when its fail point is reached: the "power cut".

@@ -19,19 +19,6 @@ struct TempDir {
     func cleanup() { try? FileManager.default.removeItem(atPath: path) }
 }
 
-/// SplitMix64: a tiny seeded PRNG so every crash case reproduces.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// A deterministic point, already quantised as the journal stores it (cached: debug builds
 /// are slow and the crash tests need hundreds of thousands).
 func testPoint(_ i: Int) -> TripPoint {
