@@ -362,8 +362,15 @@ count_trips() { ct /usr/bin/python3 -c 'import json,sys; print(len(json.load(sys
 
 index_root() {
   local out rc=0 dir file n
-  out=$(ct logbook trips list --json 2>&1) || rc=$?
-  dir=$(ct_stat /var/cache/logbook); file=$(ct_stat "$INDEX"); n=$(count_trips <<<"$out")
+  # The trip's start record is on disk after the journal's first group commit (up to
+  # commit_interval_s after the start): until then the index has nothing to show.
+  for _ in $(seq 30); do
+    rc=0; out=$(ct logbook trips list --json 2>&1) || rc=$?
+    n=$(count_trips <<<"$out")
+    [ "$n" -ge 1 ] 2>/dev/null && break
+    sleep 0.5
+  done
+  dir=$(ct_stat /var/cache/logbook); file=$(ct_stat "$INDEX")
   if [ "$rc" = 0 ] && [ "$dir" = "2770 logbook:logbook" ] && [ "$file" = "660 logbook:logbook" ] && [ "$n" -ge 1 ] 2>/dev/null; then
     ok index-root "root ran \`logbook trips list\` first: rc 0, $n trip(s); /var/cache/logbook $dir, index.sqlite $file (handed to the directory's owner)"
   else fail index-root "rc $rc trips '$n'; /var/cache/logbook '$dir' (want 2770 logbook:logbook); index.sqlite '$file' (want 660 logbook:logbook): $(head -c 200 <<<"$out")"; fi
