@@ -120,6 +120,15 @@ public struct UserEntry: Sendable, Hashable {
         case add = 1
         case amend = 2
         case void = 3
+
+        /// `add`, `amend` or `void`, as the index stores it and readers fold it.
+        public var name: String {
+            switch self {
+            case .add: "add"
+            case .amend: "amend"
+            case .void: "void"
+            }
+        }
     }
 
     /// What the entry is about, e.g. `vehicle`, `fuel`, `trip.class`, `odometer`, `service`, `place`.

@@ -103,7 +103,7 @@ struct IndexProjector {
             try gap(signal, seq: seq)
         case .entry(let entry):
             try db.cachedStatement(sql: "INSERT OR REPLACE INTO entries VALUES (?, ?, ?, ?, ?, ?, ?, ?)").execute(arguments: RowCheck.checked([
-                seq.databaseValue, entry.type.databaseValue, Self.actionName(entry.action).databaseValue, entry.subject.databaseValue,
+                seq.databaseValue, entry.type.databaseValue, entry.action.name.databaseValue, entry.subject.databaseValue,
                 entry.fields.serialized.databaseValue, entry.recordedAt.databaseValue, entry.origin.databaseValue,
             ]))
             statistics.entries += 1
@@ -222,14 +222,6 @@ struct IndexProjector {
                 box?.minLat.databaseValue ?? .null, box?.maxLat.databaseValue ?? .null, box?.minLon.databaseValue ?? .null,
                 box?.maxLon.databaseValue ?? .null, Data(PointChunkCodec.encode(b.points[...])).databaseValue,
             ]))
-    }
-
-    static func actionName(_ a: UserEntry.Action) -> String {
-        switch a {
-        case .add: "add"
-        case .amend: "amend"
-        case .void: "void"
-        }
     }
 }
 

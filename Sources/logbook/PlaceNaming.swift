@@ -19,7 +19,7 @@ enum PlaceNaming {
     static func placesByID(_ index: TripIndex) throws -> [String: NamedPlace] {
         var entries: [PlaceEntries.Entry] = []
         try index.forEachEntry(type: "place") { e in
-            entries.append(PlaceEntries.Entry(action: TripIndexEntryAction.name(e.entry.action), subject: e.entry.subject, fields: e.entry.fields))
+            entries.append(PlaceEntries.Entry(action: e.entry.action.name, subject: e.entry.subject, fields: e.entry.fields))
             return true
         }
         return PlaceEntries.foldByID(entries)
@@ -34,16 +34,6 @@ enum PlaceNaming {
         } catch {
             FileHandle.standardError.write(Data("logbook: place names: \(error.description); showing coordinates\n".utf8))
             return nil
-        }
-    }
-}
-
-enum TripIndexEntryAction {
-    static func name(_ a: UserEntry.Action) -> String {
-        switch a {
-        case .add: "add"
-        case .amend: "amend"
-        case .void: "void"
         }
     }
 }
