@@ -81,7 +81,7 @@ let package = Package(
             name: "logbook",
             dependencies: [
                 "LogbookCore", "LogbookConfig", "LogbookControl", "LogbookJournal", "LogbookDaemon", "LogbookStore",
-                "LogbookExport", "LogbookPlaces", "LogbookGarage",
+                "LogbookExport", "LogbookPlaces", "LogbookGarage", "LogbookGarageStore",
                 "LogbookUplink", "LogbookPostgres",  // uplink status, verify --witness
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
@@ -171,6 +171,11 @@ let package = Package(
         // Entry fields and their validation, the garage projection, economy and KPIs: pure
         // Swift on LogbookCore, shared by the daemon, the CLI and the web app.
         .target(name: "LogbookGarage", dependencies: ["LogbookCore"]),
+        // The garage as the trip index holds it (KPIs, reminders, the report): the CLI's and
+        // the web app's one reader.
+        .target(
+            name: "LogbookGarageStore",
+            dependencies: ["LogbookCore", "LogbookGarage", "LogbookJournal", "LogbookPlaces", "LogbookStore"]),
         .testTarget(name: "LogbookGarageTests", dependencies: ["LogbookGarage", "LogbookCore"]),
         // ── lean: fuzzing ──
         // libFuzzer harnesses over the four parsers (scripts/fuzz.sh builds them with the
@@ -215,6 +220,7 @@ let package = Package(
             name: "LogbookWeb",
             dependencies: [
                 "LogbookCore", "LogbookConfig", "LogbookControl", "LogbookStore", "LogbookExport",
+                "LogbookGarage", "LogbookGarageStore", "LogbookPlaces",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -234,7 +240,7 @@ let package = Package(
             ]),
         .testTarget(
             name: "LogbookWebTests",
-            dependencies: ["LogbookWeb", "LogbookCore", "LogbookControl", "LogbookConfig", "LogbookJournal", "LogbookTestSupport",
+            dependencies: ["LogbookWeb", "LogbookCore", "LogbookControl", "LogbookConfig", "LogbookJournal", "LogbookGarage", "LogbookTestSupport",
                            .product(name: "NIOCore", package: "swift-nio"),
                            .product(name: "Logging", package: "swift-log")]),
     ],

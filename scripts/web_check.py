@@ -6,6 +6,10 @@ Against a real logbook-web in front of a real logbookd fed by a replaying gpsd:
   live   the Live page starts a trip with the Start button, the distance shown rises as the
          drive replays, Stop ends the trip (the page returns to idle);
   trips  the Trips list links the trip, its page shows the route picture (the SVG loads);
+  garage the Garage form logs two fill-ups (they show in the list), a third with the odometer
+         going back is refused on the page with what was typed kept; the Dashboard shows the
+         fill-ups and the economy chart; trip 1 is classified business on its page; the Report
+         counts it as business and its printable page opens;
   auth   (second server, with a password) pages redirect to the login, the API answers 401,
          a wrong password is refused, the right one opens the Live page.
 Screenshots (phone-sized) go to --shots. One line per check: "web-browser: <check>: ok …".
@@ -98,6 +102,69 @@ def trips(driver, base, shots):
           flush=True)
 
 
+def fill_up(driver, wait, odometer, litres, price):
+    driver.get(driver.base + "/garage")
+    wait.until(ec.visibility_of_element_located((By.ID, "fuel-form")))
+    Select(driver.find_element(By.ID, "fuel-vehicle")).select_by_value("golf")
+    for field, value in (("fuel-odometer", odometer), ("fuel-litres", litres), ("fuel-price", price), ("fuel-currency", "EUR")):
+        box = driver.find_element(By.ID, field)
+        box.clear()
+        box.send_keys(value)
+    driver.find_element(By.CSS_SELECTOR, "#fuel-form button[type=submit]").click()
+    wait.until(ec.visibility_of_element_located((By.ID, "notice")))
+    return driver.find_element(By.ID, "notice")
+
+
+def garage(driver, base, shots):
+    wait = WebDriverWait(driver, 30)
+    driver.base = base
+    notice = fill_up(driver, wait, "12345", "40.5", "72.10")
+    if "good" not in notice.get_attribute("class"):
+        fail("garage", f"the first fill-up was refused: {notice.text!r}")
+    notice = fill_up(driver, wait, "12945", "36.2", "64.80")
+    rows = [r.text for r in driver.find_elements(By.CSS_SELECTOR, "#fuel-logs tbody tr")]
+    if len(rows) != 2 or "36.20 L" not in rows[0] or "40.50 L" not in rows[1]:
+        fail("garage", f"the fuel log list after two fill-ups: {rows!r}")
+    driver.save_screenshot(f"{shots}/web-garage.png")
+    notice = fill_up(driver, wait, "11000", "30", "50")
+    kept = driver.find_element(By.ID, "fuel-odometer").get_attribute("value")
+    if "bad" not in notice.get_attribute("class") or kept != "11000":
+        fail("garage", f"an odometer going back was not refused on the page: {notice.text!r}, field kept {kept!r}")
+    if len(driver.find_elements(By.CSS_SELECTOR, "#fuel-logs tbody tr")) != 2:
+        fail("garage", "the refused fill-up appears in the list")
+    print(f"web-browser: garage: ok two fill-ups added through the form show in the list; odometer going back refused "
+          f"(\"{notice.text}\")", flush=True)
+
+    driver.get(base + "/dashboard?range=all")
+    wait.until(ec.presence_of_element_located((By.ID, "economy-chart")))
+    fills = driver.find_element(By.ID, "kpi-fillups").text
+    economy = driver.find_element(By.ID, "kpi-economy").text
+    if fills != "2" or not economy.startswith("6.03"):
+        fail("dashboard", f"fill-ups {fills!r}, economy {economy!r} (want 2 and 6.03 L/100 km: 36.2 L over 600 km)")
+    driver.save_screenshot(f"{shots}/web-dashboard.png")
+    print(f"web-browser: dashboard: ok fill-ups {fills}, economy {economy}, trend chart drawn", flush=True)
+
+    driver.get(base + "/trips/1")
+    form = wait.until(ec.visibility_of_element_located((By.ID, "class-form")))
+    Select(driver.find_element(By.ID, "class-class")).select_by_value("business")
+    driver.find_element(By.ID, "class-purpose").send_keys("Client visit")
+    form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+    wait.until(lambda d: "business" in d.find_element(By.ID, "class-now").text)
+    code, body = status(base + "/api/trips/1")
+    year = json.loads(body)["started_at"][:4]
+    driver.get(f"{base}/report?year={year}")
+    business = wait.until(ec.visibility_of_element_located((By.ID, "total-business"))).text
+    if not business or business.startswith("0.00"):
+        fail("report", f"the business total of {year} is {business!r} after classifying trip 1")
+    driver.save_screenshot(f"{shots}/web-report.png")
+    driver.find_element(By.ID, "report-print").click()
+    wait.until(lambda d: "Mileage report" in d.find_element(By.TAG_NAME, "h1").text)
+    if "Client visit" not in driver.page_source:
+        fail("report", "the printable report does not show the purpose typed on the trip page")
+    print(f"web-browser: report: ok trip 1 classified business on its page; {year} report: business {business}; "
+          "printable page shows the purpose", flush=True)
+
+
 def status(url, headers=None, data=None, method=None):
     request = urllib.request.Request(url, headers=headers or {}, data=data, method=method)
     try:
@@ -151,6 +218,7 @@ def main():
             live(driver, a.base, a.shots)
         else:
             trips(driver, a.base, a.shots)
+            garage(driver, a.base, a.shots)
             auth(driver, a.secure_base, open(a.password_file).read().strip())
     finally:
         driver.quit()

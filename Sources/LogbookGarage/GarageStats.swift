@@ -21,6 +21,11 @@ public struct GarageStats: Sendable {
         public var label: String
         public var litresPer100km: Double
         public var distanceKm: Double
+        public init(label: String, litresPer100km: Double, distanceKm: Double) {
+            self.label = label
+            self.litresPer100km = litresPer100km
+            self.distanceKm = distanceKm
+        }
     }
 
     public var range: StatsRange

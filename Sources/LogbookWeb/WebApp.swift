@@ -44,6 +44,10 @@ package struct WebApp: Sendable {
         addLivePage(to: router)
         addTripRoutes(to: router)
         addTripPages(to: router)
+        addGarageRoutes(to: router)
+        addDashboardPage(to: router)
+        addGaragePage(to: router)
+        addReportPage(to: router)
         return router
     }
 }

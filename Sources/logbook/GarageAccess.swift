@@ -4,6 +4,7 @@ import LogbookControl
 import LogbookCore
 import LogbookDaemon
 import LogbookGarage
+import LogbookGarageStore
 import LogbookJournal
 import LogbookStore
 
@@ -12,23 +13,12 @@ import LogbookStore
 /// to the journal directly when no daemon runs. Both paths append the same entry.
 enum GarageAccess {
     /// The garage as the caught-up index holds it, with the configured vehicles.
-    ///
-    /// - Parameter types: the entry types to read; the KPIs leave out `trip.class` (one entry
-    ///   per classified trip: the bulk of a decade's entries, and stats need none of them).
     static func load(_ index: TripIndex, settings: ReaderSettings, types: [String] = Garage.entryTypes) throws -> Garage {
-        var entries: [RecordedGarageEntry] = []
-        for type in types {
-            try index.forEachEntry(type: type) { e in
-                entries.append(RecordedGarageEntry(e))
-                return true
-            }
-        }
-        entries.sort { $0.sequence < $1.sequence }
-        return Garage(configured: settings.daemon.vehicles, entries: entries)
+        try GarageStore.garage(index, configured: settings.daemon.vehicles, types: types)
     }
 
     /// Every garage entry type but trip classifications.
-    static let withoutClassifications = Garage.entryTypes.filter { $0 != "trip.class" }
+    static let withoutClassifications = GarageStore.withoutClassifications
 
     /// What a write did.
     struct Written {
@@ -130,21 +120,6 @@ enum GarageAccess {
 
     static func wallClock() -> GPSTime {
         GPSTime(nanoseconds: Int64((Date().timeIntervalSince1970 * 1e9).rounded()))
-    }
-}
-
-extension RecordedGarageEntry {
-    init(_ e: IndexedEntry) {
-        let action: GarageEntry.Action =
-            switch e.entry.action {
-            case .add: .add
-            case .amend: .amend
-            case .void: .void
-            }
-        self.init(
-            sequence: e.sequence,
-            entry: GarageEntry(type: e.entry.type, action: action, subject: e.entry.subject, fields: e.entry.fields, origin: e.entry.origin),
-            recordedAt: e.entry.recordedAt.map { GPSTime(nanoseconds: $0) })
     }
 }
 

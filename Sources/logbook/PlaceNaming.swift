@@ -2,6 +2,7 @@
 import Foundation
 import LogbookCore
 import LogbookDaemon
+import LogbookGarageStore
 import LogbookJournal
 import LogbookPlaces
 import LogbookStore
@@ -16,14 +17,7 @@ enum PlaceNaming {
     }
 
     /// The named places in effect, by id (the entries' subject).
-    static func placesByID(_ index: TripIndex) throws -> [String: NamedPlace] {
-        var entries: [PlaceEntries.Entry] = []
-        try index.forEachEntry(type: "place") { e in
-            entries.append(PlaceEntries.Entry(action: e.entry.action.name, subject: e.entry.subject, fields: e.entry.fields))
-            return true
-        }
-        return PlaceEntries.foldByID(entries)
-    }
+    static func placesByID(_ index: TripIndex) throws -> [String: NamedPlace] { try GarageStore.namedPlaces(index) }
 
     /// The bundle, or nil: absent is normal (a plain line on stderr only when asked for one
     /// that is not there); refused says why once, and the trips show coordinates.

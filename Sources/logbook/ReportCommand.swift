@@ -3,6 +3,7 @@ import ArgumentParser
 import Foundation
 import LogbookCore
 import LogbookGarage
+import LogbookGarageStore
 import LogbookJournal
 import LogbookPlaces
 import LogbookStore
@@ -42,23 +43,9 @@ struct ReportCommand: AsyncParsableCommand {
         try IndexAccess.withIndex(settings) { index in
             let garage = try GarageAccess.load(index, settings: settings)
             if let vehicle, garage.vehicle(vehicle) == nil { throw CLIError.usage("no vehicle \"\(vehicle)\"") }
-            let (start, end) = MileageReport.span(of: year)
-            // Place names where the places index has them (named places, the offline bundle).
-            let namer = try PlaceNaming.namer(settings, index)
-            let trips = try index.trips(matching: TripQuery(vehicleID: vehicle, since: start, until: end, includeDiscarded: false)).map(namer.named)
-            var calibrations: [String: OdometerCalibration] = [:]
-            for id in Set(trips.compactMap(\.vehicleID)) {
-                var legs: [OdometerCalibration.Leg] = []
-                try index.forEachTrip(matching: TripQuery(vehicleID: id, includeDiscarded: false)) { t in
-                    if let s = t.startedAt { legs.append(.init(start: s, km: t.distance / 1000)) }
-                    return true
-                }
-                calibrations[id] = OdometerCalibration(anchors: garage.anchors(vehicle: id), legs: legs)
-            }
-            let position = try index.indexedPosition()
-            let checkpoint = try? JournalReader(directory: settings.journalDirectory).lastCheckpoint(upTo: position.sequence)?.sequence
-            let seal = MileageReport.JournalSeal(sequence: position.sequence, chainHead: position.chainHead, checkpointSequence: checkpoint ?? nil)
-            return MileageReport(year: year, vehicle: vehicle, trips: trips, garage: garage, calibrations: calibrations, seal: seal)
+            return try GarageStore.report(
+                index, garage: garage, year: year, vehicle: vehicle, namer: try PlaceNaming.namer(settings, index),
+                journalDirectory: settings.journalDirectory)
         }
     }
 }

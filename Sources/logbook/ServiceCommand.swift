@@ -3,6 +3,7 @@ import ArgumentParser
 import Foundation
 import LogbookCore
 import LogbookGarage
+import LogbookGarageStore
 import LogbookStore
 
 /// `logbook service add|list|done|remove`: recurring service tasks and when they fall due.
@@ -13,16 +14,7 @@ struct ServiceCommand: ParsableCommand {
 
     /// Every active task's state, with the odometer now estimated by calibration.
     static func due(_ index: TripIndex, _ garage: Garage, now: GPSTime) throws -> [ServiceDue] {
-        var odometers: [String: Double] = [:]
-        for vehicle in Set(garage.services.filter { !$0.removed }.map(\.vehicle)) {
-            var legs: [OdometerCalibration.Leg] = []
-            try index.forEachTrip(matching: TripQuery(vehicleID: vehicle, includeDiscarded: false)) { t in
-                if let s = t.startedAt { legs.append(.init(start: s, km: t.distance / 1000)) }
-                return true
-            }
-            odometers[vehicle] = OdometerCalibration(anchors: garage.anchors(vehicle: vehicle), legs: legs).estimate(at: now)
-        }
-        return garage.services.filter { !$0.removed }.map { ServiceDue($0, odometerNow: odometers[$0.vehicle], now: now) }
+        try GarageStore.serviceDue(index, garage: garage, now: now)
     }
 }
 

@@ -2,6 +2,7 @@
 import ArgumentParser
 import LogbookCore
 import LogbookGarage
+import LogbookGarageStore
 import LogbookStore
 
 /// `logbook stats [--vehicle ID] [--range week|month|3months|year|all] [--json]`: the
@@ -44,9 +45,8 @@ struct StatsCommand: AsyncParsableCommand {
         return try IndexAccess.withIndex(settings) { index in
             let garage = try GarageAccess.load(index, settings: settings, types: GarageAccess.withoutClassifications)
             if let vehicle, garage.vehicle(vehicle) == nil { throw CLIError.usage("no vehicle \"\(vehicle)\"") }
-            let metres = try index.distanceByVehicle(since: range.since, until: range.until)
-            let stats = GarageStats(garage: garage, range: range, vehicle: vehicle, tripKm: metres.mapValues { $0 / 1000 })
-            return (stats, try ServiceCommand.due(index, garage, now: now))
+            let stats = try GarageStore.stats(index, garage: garage, range: range, vehicle: vehicle)
+            return (stats, try GarageStore.serviceDue(index, garage: garage, now: now))
         }
     }
 }

@@ -49,11 +49,13 @@ import Testing
             let streams = try await client.holdEventStreams(30, headers: auth)
             defer { streams.forEach { close($0) } }
             #expect(await WebHarness.eventually { app.live.subscriberCount == 30 })
-            let events = try await client.events("/api/live/events", count: 8, headers: auth, timeout: 20)
-            #expect(events.count == 8)
+            // 60 events: at the replay's 10x, a minute of the drive, longer than a red light in
+            // Munich (the distance stands still while the car waits).
+            let events = try await client.events("/api/live/events", count: 60, headers: auth, timeout: 30)
+            #expect(events.count == 60)
             let docs = events.compactMap { try? JSONValue.parse($0) }
             let distances = docs.compactMap { $0["trip"]?["distance_m"]?.doubleValue }
-            #expect(distances.count == 8 && distances.last! > distances.first!, "\(distances)")
+            #expect(distances.count == 60 && distances.last! > distances.first!, "\(distances)")
             // 31 browsers, one watch connection on the daemon's side.
             #expect(app.live.watchConnections == 1)
             #expect(WebHarness.socketCount(of: daemon.daemon.pid) == before + 1)

@@ -82,6 +82,15 @@ fi
 
 "$py" scripts/web_check.py "${check[@]}" --step rest
 
+# The fill-ups and the classification the browser made are journal entries (origin web).
+fuel="$("$bin/logbook" --config "$work/logbookd.toml" fuel list --json)"
+litres="$("$py" -c 'import json,sys; d=json.load(sys.stdin); logs=d if isinstance(d,list) else d.get("fuel_logs",d.get("fills",[])); print(" ".join(sorted(str(f["litres"]) for f in logs)))' <<<"$fuel")"
+if [ "$litres" = "36.2 40.5" ]; then
+    echo "web-browser: journal: ok logbook fuel list: the two fill-ups from the form (36.2 L, 40.5 L), not the refused one"
+else
+    echo "web-browser: journal: FAIL logbook fuel list says '$litres' (want '36.2 40.5')"; echo "$fuel" | head -c 600; exit 1
+fi
+
 # schemathesis: every operation but the endless event stream, with this browser's session.
 jar="$(curl -fsS -c - "$base/api/session" -o "$work/session.json" | awk '$6 == "logbook_session" {print $7}')"
 csrf="$("$py" -c 'import json,sys; print(json.load(open(sys.argv[1]))["csrf_token"])' "$work/session.json")"

@@ -95,6 +95,42 @@ enum OpenAPIDocument {
           "totals": {"type": "object", "required": ["trips", "distance_m", "duration_s", "discarded"],
             "properties": {"trips": {"type": "integer"}, "distance_m": {"type": "number"}, "duration_s": {"type": "number"}, "discarded": {"type": "integer"}}}
         }
+      },
+      "Stats": {
+        "description": "The KPIs of `logbook stats --json` (SI units, money per currency) with the service tasks' states.",
+        "type": "object", "required": ["range", "total_distance_km", "fill_ups", "total_fuel_l", "total_spend", "vehicles", "trend", "service"],
+        "properties": {
+          "range": {"type": "string"}, "since": {"type": "string", "nullable": true}, "vehicle": {"type": "string", "nullable": true},
+          "total_distance_km": {"type": "number"}, "fill_ups": {"type": "integer"}, "total_fuel_l": {"type": "number"},
+          "total_spend": {"type": "object", "additionalProperties": {"type": "number"}},
+          "economy_l_per_100km": {"type": "number", "nullable": true},
+          "vehicles": {"type": "array", "items": {"type": "object", "required": ["id", "name", "distance_km"]}},
+          "trend": {"type": "array", "items": {"type": "object", "required": ["bucket", "economy_l_per_100km", "distance_km"]}},
+          "service": {"type": "array", "items": {"$ref": "#/components/schemas/ServiceDue"}}
+        }
+      },
+      "ServiceDue": {
+        "type": "object", "required": ["task", "vehicle", "name", "state"],
+        "properties": {"task": {"type": "string"}, "vehicle": {"type": "string"}, "name": {"type": "string"},
+          "state": {"type": "string", "enum": ["overdue", "due_soon", "ok", "unknown"]},
+          "due_km": {"type": "number", "nullable": true}, "km_left": {"type": "number", "nullable": true},
+          "due_at": {"type": "string", "nullable": true}, "days_left": {"type": "number", "nullable": true}}
+      },
+      "FuelLog": {
+        "type": "object", "required": ["id", "vehicle", "at", "odometer_km", "litres", "price", "currency", "full"],
+        "properties": {"id": {"type": "string"}, "vehicle": {"type": "string"}, "at": {"type": "string"},
+          "odometer_km": {"type": "number"}, "litres": {"type": "number"}, "price": {"type": "number"}, "currency": {"type": "string"},
+          "full": {"type": "boolean"}, "missed": {"type": "boolean"}, "station": {"type": "string", "nullable": true}}
+      },
+      "GarageVehicle": {
+        "type": "object", "required": ["id", "name", "retired", "configured"],
+        "properties": {"id": {"type": "string"}, "name": {"type": "string"}, "retired": {"type": "boolean"}, "configured": {"type": "boolean"}}
+      },
+      "EntryReply": {
+        "description": "logbookd's reply to a garage write: the entry's journal sequence number.",
+        "type": "object", "required": ["ok", "seq", "type", "subject"],
+        "properties": {"ok": {"type": "boolean", "enum": [true]}, "seq": {"type": "number"}, "type": {"type": "string"},
+          "action": {"type": "string"}, "subject": {"type": "string"}}
       }
     },
     "parameters": {
@@ -206,6 +242,78 @@ enum OpenAPIDocument {
             "application/gpx+xml": {"schema": {"type": "string"}},
             "application/geo+json": {"schema": {"type": "object"}},
             "text/csv": {"schema": {"type": "string"}}}},
+          "400": {"$ref": "#/components/responses/BadRequest"}, "401": {"$ref": "#/components/responses/Unauthorized"},
+          "404": {"$ref": "#/components/responses/NotFound"}, "429": {"$ref": "#/components/responses/TooMany"},
+          "503": {"$ref": "#/components/responses/Unavailable"}}}
+    },
+    "/api/stats": {
+      "get": {"summary": "The dashboard's KPIs over a rolling range and the service reminders (as `logbook stats --json`).",
+        "parameters": [
+          {"name": "range", "in": "query", "schema": {"type": "string", "enum": ["week", "month", "3months", "year", "all"], "default": "all"}},
+          {"name": "vehicle", "in": "query", "schema": {"type": "string"}, "description": "Only this vehicle."}
+        ],
+        "responses": {"200": {"description": "The KPIs.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Stats"}}}},
+          "400": {"$ref": "#/components/responses/BadRequest"}, "401": {"$ref": "#/components/responses/Unauthorized"},
+          "404": {"$ref": "#/components/responses/NotFound"}, "429": {"$ref": "#/components/responses/TooMany"},
+          "503": {"$ref": "#/components/responses/Unavailable"}}}
+    },
+    "/api/garage": {
+      "get": {"summary": "Every vehicle (configured and added) and the service tasks' states.",
+        "responses": {"200": {"description": "The garage.", "content": {"application/json": {"schema": {"type": "object", "required": ["vehicles", "service"],
+          "properties": {"vehicles": {"type": "array", "items": {"$ref": "#/components/schemas/GarageVehicle"}},
+            "service": {"type": "array", "items": {"$ref": "#/components/schemas/ServiceDue"}}}}}}},
+          "400": {"$ref": "#/components/responses/BadRequest"}, "401": {"$ref": "#/components/responses/Unauthorized"},
+          "404": {"$ref": "#/components/responses/NotFound"}, "429": {"$ref": "#/components/responses/TooMany"},
+          "503": {"$ref": "#/components/responses/Unavailable"}}}
+    },
+    "/api/fuel": {
+      "get": {"summary": "Fuel logs, newest first (voided ones left out).",
+        "parameters": [
+          {"name": "vehicle", "in": "query", "schema": {"type": "string"}},
+          {"name": "limit", "in": "query", "schema": {"type": "integer", "minimum": 1, "maximum": 1000, "default": 50}}
+        ],
+        "responses": {"200": {"description": "Fuel logs.", "content": {"application/json": {"schema": {"type": "object", "required": ["fuel_logs"],
+          "properties": {"fuel_logs": {"type": "array", "items": {"$ref": "#/components/schemas/FuelLog"}}}}}}},
+          "400": {"$ref": "#/components/responses/BadRequest"}, "401": {"$ref": "#/components/responses/Unauthorized"},
+          "404": {"$ref": "#/components/responses/NotFound"}, "429": {"$ref": "#/components/responses/TooMany"},
+          "503": {"$ref": "#/components/responses/Unavailable"}}},
+      "post": {"summary": "Log a fill-up (logbookd's fuel.add; checked against the garage first: the vehicle exists, the odometer does not go back).",
+        "requestBody": {"required": true, "content": {"application/json": {"schema": {"type": "object", "additionalProperties": false,
+          "required": ["vehicle", "odometer_km", "litres", "price", "currency"],
+          "properties": {"vehicle": {"type": "string"}, "at": {"type": "string", "description": "ISO 8601; default now."},
+            "odometer_km": {"type": "number"}, "litres": {"type": "number"}, "price": {"type": "number"},
+            "currency": {"type": "string", "description": "ISO 4217, e.g. EUR."}, "full": {"type": "boolean", "default": true},
+            "missed": {"type": "boolean", "default": false}, "station": {"type": "string"}, "station_address": {"type": "string"},
+            "lat": {"type": "number"}, "lon": {"type": "number"}, "note": {"type": "string"}}}}}},
+        "responses": {"200": {"description": "Recorded.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/EntryReply"}}}},
+          "400": {"$ref": "#/components/responses/BadRequest"}, "401": {"$ref": "#/components/responses/Unauthorized"},
+          "403": {"$ref": "#/components/responses/Forbidden"}, "404": {"$ref": "#/components/responses/NotFound"},
+          "409": {"$ref": "#/components/responses/Conflict"}, "413": {"$ref": "#/components/responses/TooLarge"},
+          "415": {"$ref": "#/components/responses/UnsupportedType"}, "422": {"$ref": "#/components/responses/Unprocessable"},
+          "429": {"$ref": "#/components/responses/TooMany"}, "503": {"$ref": "#/components/responses/Unavailable"}}}
+    },
+    "/api/trips/{id}/class": {
+      "post": {"summary": "Classify a trip for the mileage report (logbookd's trip.classify).",
+        "parameters": [{"$ref": "#/components/parameters/TripID"}],
+        "requestBody": {"required": true, "content": {"application/json": {"schema": {"type": "object", "additionalProperties": false,
+          "required": ["class"],
+          "properties": {"class": {"type": "string", "enum": ["business", "private", "commute"]}, "purpose": {"type": "string"},
+            "partner": {"type": "string"}, "destination": {"type": "string"}}}}}},
+        "responses": {"200": {"description": "Recorded.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/EntryReply"}}}},
+          "400": {"$ref": "#/components/responses/BadRequest"}, "401": {"$ref": "#/components/responses/Unauthorized"},
+          "403": {"$ref": "#/components/responses/Forbidden"}, "404": {"$ref": "#/components/responses/NotFound"},
+          "409": {"$ref": "#/components/responses/Conflict"}, "413": {"$ref": "#/components/responses/TooLarge"},
+          "415": {"$ref": "#/components/responses/UnsupportedType"}, "422": {"$ref": "#/components/responses/Unprocessable"},
+          "429": {"$ref": "#/components/responses/TooMany"}, "503": {"$ref": "#/components/responses/Unavailable"}}}
+    },
+    "/api/report": {
+      "get": {"summary": "The yearly mileage report: CSV sealed with the journal's chain head, or the printable A4 page.",
+        "parameters": [
+          {"name": "year", "in": "query", "schema": {"type": "integer", "minimum": 1980, "maximum": 2200}, "description": "Default: this year (UTC)."},
+          {"name": "vehicle", "in": "query", "schema": {"type": "string"}},
+          {"name": "format", "in": "query", "schema": {"type": "string", "enum": ["csv", "html"], "default": "csv"}}
+        ],
+        "responses": {"200": {"description": "The report.", "content": {"text/csv": {"schema": {"type": "string"}}, "text/html": {"schema": {"type": "string"}}}},
           "400": {"$ref": "#/components/responses/BadRequest"}, "401": {"$ref": "#/components/responses/Unauthorized"},
           "404": {"$ref": "#/components/responses/NotFound"}, "429": {"$ref": "#/components/responses/TooMany"},
           "503": {"$ref": "#/components/responses/Unavailable"}}}

@@ -14,6 +14,9 @@ package enum Layout {
     package static let tabs = [
         Tab(path: "/", title: "Live"),
         Tab(path: "/trips", title: "Trips"),
+        Tab(path: "/dashboard", title: "Dashboard"),
+        Tab(path: "/garage", title: "Garage"),
+        Tab(path: "/report", title: "Report"),
     ]
 
     /// A whole page.

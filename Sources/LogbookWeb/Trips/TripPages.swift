@@ -2,6 +2,8 @@
 internal import Hummingbird
 internal import LogbookCore
 internal import LogbookExport
+internal import LogbookGarage
+internal import LogbookGarageStore
 internal import LogbookStore
 
 /// The Trips list (newest first, filters by vehicle and dates) and a trip's page: stat
@@ -74,7 +76,7 @@ struct TripPages {
             + "<td class=\"num\">\(distance)</td><td class=\"num\">\(duration)</td></tr>\n"
     }
 
-    func trip(_ t: TripOverview, gaps: [TripGap]) -> String {
+    func trip(_ t: TripOverview, gaps: [TripGap], classification: TripClassification? = nil, notice: String? = nil) -> String {
         let vehicle: Vehicle? = vehicles.first { $0.id == t.vehicleID }
         let offset: Int = t.startedAt.map(LocalTime.offset) ?? 0
         let zone: String = HTML.escape(t.startedAt.map(LocalTime.name) ?? "UTC")
@@ -131,6 +133,38 @@ struct TripPages {
             <h2>Share</h2><p id="summary">\(summary)</p>
             <div class="buttons">\(exports)</div>
             </section>
+            \(t.state == .open || t.discarded ? "" : classifyForm(t.id, classification, notice: notice))
+            """
+    }
+
+    /// The mileage report's classification of a closed trip: business, private or commute,
+    /// with purpose, partner and destination (a new entry each time; the report marks changes).
+    func classifyForm(_ id: TripID, _ c: TripClassification?, notice: String?) -> String {
+        var options = ""
+        for name in GarageFields.tripClasses {
+            let selected = c?.tripClass == name ? " selected" : ""
+            options += "<option value=\"\(name)\"\(selected)>\(name)</option>"
+        }
+        func field(_ name: String, _ label: String, _ value: String?) -> String {
+            let v: String = HTML.escape(value ?? "")
+            return "<div class=\"wide\"><label for=\"class-\(name)\">\(label)</label><input id=\"class-\(name)\" name=\"\(name)\" maxlength=\"200\" value=\"\(v)\"></div>"
+        }
+        var status = "<p class=\"muted small\">Not classified yet.</p>"
+        if let c { status = "<p class=\"muted small\" id=\"class-now\">Classified \(HTML.escape(c.tripClass))\(c.history.count > 1 ? " (changed)" : "").</p>" }
+        if let notice { status = "<p class=\"notice bad\" role=\"alert\">\(HTML.escape(notice))</p>" + status }
+        return """
+            <section class="card">
+            <h2>Mileage report</h2>
+            \(status)
+            <form method="post" action="/trips/\(id)/class" class="filters" id="class-form">
+            <input type="hidden" name="csrf" value="{{csrf}}">
+            <div class="wide"><label for="class-class">Class</label><select id="class-class" name="class">\(options)</select></div>
+            \(field("purpose", "Purpose", c?.purpose))
+            \(field("partner", "Partner", c?.partner))
+            \(field("destination", "Destination", c?.destination))
+            <button type="submit" class="wide">Save</button>
+            </form>
+            </section>
             """
     }
 }
@@ -139,6 +173,23 @@ extension WebApp {
     func addTripPages(to router: Router<WebContext>) {
         router.get("/trips") { request, context -> Response in try await tripsPage(request, context) }
         router.get("/trips/:id") { _, context -> Response in try await tripPage(context) }
+        router.post("/trips/:id/class") { request, context -> Response in
+            let id = try Self.tripID(context.parameters.get("id"))
+            var request = request
+            let form = FormFields(try await request.collectBody(upTo: context.maxUploadSize).readableBytesView)
+            var fields: [(String, JSONValue)] = [("trip", .number(Double(id.rawValue)))]
+            for name in ["class", "purpose", "partner", "destination"] {
+                if let v = form[name], !v.isEmpty { fields.append((name, .string(v))) }
+            }
+            do throws(APIError) {
+                _ = try await garageWrite("trip.classify", fields)
+                return Responses.redirect("/trips/\(id)")
+            } catch {
+                var response = try await tripPage(context, notice: error.message)
+                response.status = error.status
+                return response
+            }
+        }
     }
 
     /// `/trips?vehicle=&since=&until=`: bad dates are shown on the page, not refused.
@@ -164,14 +215,20 @@ extension WebApp {
         return page("Trips", active: "/trips", context: context, body: pages.list(trips, filters: filters, error: problem))
     }
 
-    private func tripPage(_ context: WebContext) async throws -> Response {
+    private func tripPage(_ context: WebContext, notice: String? = nil) async throws -> Response {
         let id = try Self.tripID(context.parameters.get("id"))
-        let found: (TripOverview, [TripGap]) = try await shelf.read { index throws -> (TripOverview, [TripGap]) in
+        let found: (TripOverview, [TripGap], TripClassification?) = try await shelf.read { index throws in
             guard let trip = try index.trip(id) else { throw APIError.notFound("no trip \(id)") }
-            return (trip, try index.gaps(of: id))
+            var entries: [RecordedGarageEntry] = []
+            try index.forEachEntry(type: "trip.class", subject: id.description) { e in
+                entries.append(RecordedGarageEntry(e))
+                return true
+            }
+            return (trip, try index.gaps(of: id), Garage(entries: entries).classifications[id])
         }
         let pages = TripPages(format: Format(imperial: configuration.imperialUnits), units: units, vehicles: configuration.vehicles)
-        return page("Trip \(id)", active: "/trips", context: context, body: pages.trip(found.0, gaps: found.1))
+        let body = pages.trip(found.0, gaps: found.1, classification: found.2, notice: notice)
+        return page("Trip \(id)", active: "/trips", context: context, body: body.replacing("{{csrf}}", with: HTML.escape(context.csrfToken)))
     }
 
     /// A page in the common frame.

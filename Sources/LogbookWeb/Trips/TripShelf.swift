@@ -50,6 +50,12 @@ package final class TripShelf: Sendable {
         return try result.get()
     }
 
+    /// The next read catches up whatever the interval says (after a write of this app's own,
+    /// which the page it redirects to must show).
+    package func invalidate() {
+        state.withLock { $0.caughtUpAt = -Double.infinity }
+    }
+
     private func blockingRead<T>(_ body: (TripIndex) throws -> T) -> Result<T, APIError> {
         do {
             let index = try caughtUp()
