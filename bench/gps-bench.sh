@@ -7,6 +7,7 @@
 # each against its own private gpsd, in the same run. Prints fixes received, CPU
 # seconds (user+sys), max RSS, the ratios logbookd/gpxlogger and journal bytes per point.
 # Usage: bench/gps-bench.sh [RUNS]   (default 3; the median run is reported)
+#        LOGBOOKD=PATH bench/gps-bench.sh   measures another build of logbookd (a link-flag trial)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs="${1:-3}"
@@ -45,7 +46,7 @@ run_logbookd() {
     local dir="$work/lbd-$1"
     start_replay "$dir"
     printf '[[vehicle]]\nid = "z205"\n[[source]]\ntype = "service"\nvehicle = "z205"\n' >"$dir/logbookd.toml"
-    /usr/bin/time -f "%U %S %M" -o "$dir/time" "$bin/logbookd" --config "$dir/logbookd.toml" --gpsd "127.0.0.1:$port" \
+    /usr/bin/time -f "%U %S %M" -o "$dir/time" "${LOGBOOKD:-$bin/logbookd}" --config "$dir/logbookd.toml" --gpsd "127.0.0.1:$port" \
         --state-dir "$dir/state" --runtime-dir "$dir/run" 2>"$dir/log" &
     local timer=$!
     wait "$replay" || true

@@ -4,7 +4,9 @@
 # scripts/build-deb.sh does (release, --static-swift-stdlib) and fails when its image holds
 # full Foundation, FoundationInternationalization or ICU (tens of MiB of mappings and
 # startup cost a Pi does not need; FoundationEssentials is allowed), or when a dynamic
-# dependency on them appears. Checked with readelf and nm, not timing. Prints
+# dependency on them appears, or when it lost its compact relative relocations (DT_RELR:
+# a 1.2 MiB relocation table back in every start). Checked with readelf and nm, not timing.
+# Prints
 #   daemon-image: logbookd TEXT KiB text, DATA KiB data+bss, N NEEDED libraries, foundation symbols 0
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -30,5 +32,13 @@ if [ "$foundation" -ne 0 ] || [ "$icu" -ne 0 ]; then
     grep -E '^\$s(10Foundation|26FoundationInternationalization)[^E]' <<<"$symbols" | head -5 >&2 || true
     echo "  (find the importer: grep -rn 'import.*Foundation' in the daemon's modules and dependencies)" >&2
     status=1
+fi
+relative="$(readelf -d "$bin" | grep -c '(RELR)' || true)"
+if [ "$relative" -eq 0 ]; then
+    echo "daemon-image: FAIL: logbookd has no DT_RELR (linked without -z pack-relative-relocs; see Package.swift)" >&2
+    status=1
+else
+    rela="$(readelf -SW "$bin" | sed -n 's/.* \.rela\.dyn  *RELA  *[0-9a-f]*  *[0-9a-f]*  *\([0-9a-f]*\).*/\1/p')"
+    echo "daemon-image: logbookd relocations: DT_RELR, .rela.dyn $((16#${rela:-0})) bytes"
 fi
 exit $status
