@@ -15,7 +15,7 @@
 #   cli-member index-root index-logbook index-member index-other watchdog journal-recovery stop
 #   cli-stopped index-after-stop journal-fields
 # Container 2 (the .deb built by scripts/build-deb.sh from the same binaries):
-#   deb-build deb-boot deb-install [deb-web with LOGBOOK_E2E_WEB=1] deb-upgrade deb-purge
+#   deb-build deb-boot deb-install deb-web deb-upgrade deb-purge
 #
 # Environment:
 #   LOGBOOK_BIN_DIR           build dir with logbookd/logbook (arg 1 wins)
@@ -455,7 +455,7 @@ r = u.urlopen("http://127.0.0.1:8080" + sys.argv[1], timeout=5); print(r.status,
      && [[ " $groups " == *" logbook "* ]]; then
     ok deb-web "logbook-web.service active as logbook-web ($groups): / 200, /api/live ${live:4:40}…, /api/trips 200"
   else
-    fail deb-web "service $st, groups '$groups'; / '${home:0:60}'; /api/live '${live:0:60}'; /api/trips '${trips:0:60}': $(ct journalctl -u logbook-web --no-pager -n 3 2>/dev/null | tr '\n' ' ' | cut -c1-240)"
+    fail deb-web "service $st, groups '$groups'; / '${home:0:60}'; /api/live '${live:0:60}'; /api/trips '${trips:0:60}': $(ct journalctl SYSLOG_IDENTIFIER=logbook-web -o cat --no-pager -n 3 2>/dev/null | tr '\n' ' ' | cut -c1-300)"
   fi
 }
 
@@ -514,8 +514,7 @@ if [ "${LOGBOOK_E2E_SKIP_DEB:-0}" != 1 ]; then
   if deb_build; then
     if boot deb-boot; then
       deb_install
-      # deb-web is new and has not run in CI yet: opt in with LOGBOOK_E2E_WEB=1.
-      if [ "${LOGBOOK_E2E_WEB:-0}" = 1 ]; then deb_web; fi
+      deb_web
       deb_upgrade; deb_purge
     else not_run "boot failed" "deb-install deb-web deb-upgrade deb-purge"; fi
   else not_run "deb-build failed" "deb-boot deb-install deb-web deb-upgrade deb-purge"; fi

@@ -13,6 +13,7 @@ package struct WebApp: Sendable {
     package let limiter: LoginLimiter
     package let assets: Assets
     package let shelf: TripShelf
+    package let places: PlaceBundleCache
 
     package init(configuration: WebConfiguration, logger: Logger, liveOptions: LiveBridge.Options = LiveBridge.Options()) {
         self.configuration = configuration
@@ -25,6 +26,7 @@ package struct WebApp: Sendable {
         self.assets = Assets.shared
         self.shelf = TripShelf(
             path: configuration.indexPath, journalDirectory: configuration.journalDirectory, maxBridgedGap: configuration.maxBridgedGap)
+        self.places = PlaceBundleCache(directory: configuration.placesBundle, logger: logger)
     }
 
     /// The authentication middleware for this app.

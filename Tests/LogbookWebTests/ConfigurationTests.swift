@@ -63,6 +63,22 @@ import Testing
         #expect(c.vehicles.map(\.id) == ["golf"] && c.vehicle("golf")?.year == 2019 && c.defaultVehicle == "golf")
     }
 
+    /// The file the .deb installs: every table in it, even an empty one (`[places]` with
+    /// its key commented out), is one logbook-web reads or leaves to another process.
+    @Test func theShippedConfigurationLoads() throws {
+        let shipped = TestPaths.packageRoot.appendingPathComponent("config/logbookd.toml").path
+        let c = try WebConfiguration.load(file: shipped, environment: [:])
+        #expect(c.listen.isLoopback && c.placesBundle == "/usr/share/logbook/places")
+        let dir = try TemporaryDirectory("wcf")
+        defer { dir.remove() }
+        #expect(try load("[places]\nbundle = \"/srv/places\"\n", in: dir).placesBundle == "/srv/places")
+        #expect {
+            _ = try load("[places]\nbundle = \"places\"\n", in: dir)
+        } throws: { error in
+            (error as? ConfigError)?.key == "places.bundle"
+        }
+    }
+
     @Test func aLANAddressWithoutPasswordIsRefusedNamingTheKey() throws {
         let dir = try TemporaryDirectory("wcf")
         defer { dir.remove() }

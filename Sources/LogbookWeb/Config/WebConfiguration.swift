@@ -35,6 +35,8 @@ package struct WebConfiguration: Sendable {
     package var configuredIndexPath: String?
     /// `[units] system`: `metric` or `imperial`, for what people read (the API stays SI).
     package var imperialUnits = false
+    /// `[places] bundle`: the offline place-name bundle the report names places with.
+    package var placesBundle = "/usr/share/logbook/places"
     /// `[trip] bridge_gap_s`: no-fix gaps up to this long count as bridged.
     package var maxBridgedGap: Double = 900
 
@@ -119,6 +121,12 @@ package struct WebConfiguration: Sendable {
                 throw ConfigError(key: "index.path", file: file, problem: "must be an absolute file path, got \"\(s)\"")
             }
             configuredIndexPath = s
+        }
+        if let s = try r.string("places.bundle") {
+            guard s.hasPrefix("/") else {
+                throw ConfigError(key: "places.bundle", file: file, problem: "must be an absolute directory path, got \"\(s)\"")
+            }
+            placesBundle = s
         }
         if let s = try r.string("units.system") {
             guard s == "metric" || s == "imperial" else {

@@ -95,10 +95,11 @@ extension WebApp {
         let vehicle = parameters["vehicle"].flatMap { $0.isEmpty ? nil : String($0) }
         let configured = configuration.vehicles
         let journal = configuration.journalDirectory
+        let places = self.places
         return try await shelf.read { index throws -> MileageReport in
             let garage = try GarageStore.garage(index, configured: configured)
             if let vehicle, garage.vehicle(vehicle) == nil { throw APIError.notFound("no vehicle \"\(vehicle)\"") }
-            let namer = PlaceNamer(namedPlaces: Array(try GarageStore.namedPlaces(index).values))
+            let namer = PlaceNamer(namedPlaces: Array(try GarageStore.namedPlaces(index).values), bundle: places.bundle())
             return try GarageStore.report(index, garage: garage, year: year, vehicle: vehicle, namer: namer, journalDirectory: journal)
         }
     }
