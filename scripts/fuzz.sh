@@ -47,8 +47,11 @@ for h in "${harnesses[@]}"; do
     ft=$(sed -n 's/.*ft: \([0-9]*\).*/\1/p' <<<"$last")
     corpus=$(find "$scratch/corpus/$h" -type f | wc -l)
     crashes=$(find "$scratch/crashes/$h" -type f | wc -l)
-    # No "cov:" on libFuzzer's status line: no instrumented edge was reached (see README,
-    # "Fuzzing": this toolchain leaves the Swift code without coverage counters).
+    # No "cov:" on libFuzzer's status line: no instrumented edge was reached, the fuzzing ran
+    # blind. Seen once with a .build-fuzz left from older builds (README, "Fuzzing").
+    if [ -z "$cov" ] || [ "$cov" = 0 ]; then
+        echo "fuzz: $h: WARNING no coverage feedback: rebuild from clean (rm -rf $scratch) and run again" >&2
+    fi
     printf 'fuzz: %s: %d inputs in %.0f s (%.0f exec/s), coverage %s, features %s, corpus %d, crashes %d\n' \
         "$h" "$runs" "$elapsed" "$(awk -v r="$runs" -v e="$elapsed" 'BEGIN {print r / e}')" "${cov:-0}" "${ft:-0}" "$corpus" "$crashes"
     if [ $rc -ne 0 ] || [ "$crashes" -ne 0 ]; then
