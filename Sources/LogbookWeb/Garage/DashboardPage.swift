@@ -96,7 +96,7 @@ extension WebApp {
         router.get("/dashboard") { request, context -> Response in
             let parameters = request.uri.queryParameters
             let range = try Self.statsRange(parameters["range"].map(String.init) ?? "year")
-            let vehicle = parameters["vehicle"].flatMap { $0.isEmpty ? nil : String($0) }
+            let vehicle = Self.nonEmpty(parameters, "vehicle")
             let view = try await dashboard(range: range, vehicle: vehicle)
             let names = view.stats.vehicles.map { (id: $0.id, name: $0.name) }
             let page = DashboardPage(view: view, format: Format(imperial: configuration.imperialUnits), vehicles: names)

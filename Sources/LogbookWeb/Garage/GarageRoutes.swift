@@ -15,7 +15,7 @@ extension WebApp {
         router.get("/api/stats") { request, _ -> Response in
             let parameters = request.uri.queryParameters
             let range = try Self.statsRange(parameters["range"].map(String.init) ?? "all")
-            let vehicle = parameters["vehicle"].flatMap { $0.isEmpty ? nil : String($0) }
+            let vehicle = Self.nonEmpty(parameters, "vehicle")
             let view = try await dashboard(range: range, vehicle: vehicle)
             guard case .object(let members) = view.stats.json else { return Responses.json(view.stats.json) }
             return Responses.json(.object(members + [("service", .array(view.service.map(\.json)))]))
@@ -35,7 +35,7 @@ extension WebApp {
                 guard let n = Int(s), (1...1000).contains(n) else { throw APIError.badRequest("limit: expected 1 to 1000, got \"\(s)\"") }
                 limit = n
             }
-            let vehicle = parameters["vehicle"].flatMap { $0.isEmpty ? nil : String($0) }
+            let vehicle = Self.nonEmpty(parameters, "vehicle")
             let view = try await garageView(fuelLimit: limit, vehicle: vehicle)
             return Responses.json(.object([("fuel_logs", .array(view.fills.map(GarageStats.fillJSON)))]))
         }
@@ -55,7 +55,7 @@ extension WebApp {
             let parameters = request.uri.queryParameters
             let format = parameters["format"].map(String.init) ?? "csv"
             guard format == "csv" || format == "html" else { throw APIError.badRequest("format: expected csv or html, got \"\(format)\"") }
-            let report = try await mileageReport(parameters)
+            let (report, _) = try await mileageReport(parameters)
             if format == "html" { return Self.printable(report) }
             var response = Responses.text(report.csv, contentType: "text/csv")
             let name = "mileage-\(report.year)\(report.vehicle.map { "-" + $0 } ?? "").csv"
@@ -68,6 +68,11 @@ extension WebApp {
     static let fuelFields = Set(GarageFields.fuel.map(\.name))
     /// The request fields `POST /api/trips/{id}/class` takes.
     static let classFields = Set(GarageFields.tripClass.map(\.name))
+
+    /// A query parameter's value; nil when absent or empty (a form's "All vehicles").
+    static func nonEmpty(_ parameters: Parameters, _ name: String) -> String? {
+        parameters[Substring(name)].flatMap { $0.isEmpty ? nil : String($0) }
+    }
 
     /// The members of a JSON object, in order.
     static func pairs(_ value: JSONValue) -> [(String, JSONValue)] {
@@ -82,8 +87,9 @@ extension WebApp {
         return range
     }
 
-    /// The report of `year` (default this year) for `vehicle` (default all), from the index.
-    func mileageReport(_ parameters: Parameters) async throws(APIError) -> MileageReport {
+    /// The report of `year` (default this year) for `vehicle` (default all), from the index,
+    /// with the garage's vehicles it was made with (the Report page's picker).
+    func mileageReport(_ parameters: Parameters) async throws(APIError) -> (MileageReport, [GarageVehicle]) {
         let text = parameters["year"].map(String.init)
         let year: Int
         if let text {
@@ -92,15 +98,16 @@ extension WebApp {
         } else {
             year = Int(ISO8601.format(GPSClock.now()).prefix(4)) ?? 2026
         }
-        let vehicle = parameters["vehicle"].flatMap { $0.isEmpty ? nil : String($0) }
+        let vehicle = Self.nonEmpty(parameters, "vehicle")
         let configured = configuration.vehicles
         let journal = configuration.journalDirectory
         let places = self.places
-        return try await shelf.read { index throws -> MileageReport in
+        return try await shelf.read { index throws -> (MileageReport, [GarageVehicle]) in
             let garage = try GarageStore.garage(index, configured: configured)
             if let vehicle, garage.vehicle(vehicle) == nil { throw APIError.notFound("no vehicle \"\(vehicle)\"") }
             let namer = PlaceNamer(namedPlaces: Array(try GarageStore.namedPlaces(index).values), bundle: places.bundle())
-            return try GarageStore.report(index, garage: garage, year: year, vehicle: vehicle, namer: namer, journalDirectory: journal)
+            let report = try GarageStore.report(index, garage: garage, year: year, vehicle: vehicle, namer: namer, journalDirectory: journal)
+            return (report, garage.vehicles)
         }
     }
 

@@ -81,13 +81,12 @@ struct ReportPage {
 extension WebApp {
     func addReportPage(to router: Router<WebContext>) {
         router.get("/report") { request, context -> Response in
-            let report = try await mileageReport(request.uri.queryParameters)
-            let garage = try await garageView(fuelLimit: 0)
-            let page = ReportPage(report: report, vehicles: garage.vehicles, format: Format(imperial: configuration.imperialUnits))
+            let (report, vehicles) = try await mileageReport(request.uri.queryParameters)
+            let page = ReportPage(report: report, vehicles: vehicles, format: Format(imperial: configuration.imperialUnits))
             return self.page("Report", active: "/report", context: context, body: page.render())
         }
         router.get("/report/print") { request, _ -> Response in
-            Self.printable(try await mileageReport(request.uri.queryParameters))
+            Self.printable(try await mileageReport(request.uri.queryParameters).0)
         }
     }
 }
