@@ -146,7 +146,9 @@ import Testing
     }
 
     @Test func aSlowCommandBlocksNeitherOtherClientsNorItsOwnOrder() async throws {
-        let h = try await Harness.start(delay: .milliseconds(600))
+        // The slow command takes 3 s; the other client must be answered well inside that. (With
+        // 0.6 s against a 0.4 s bound, a loaded 2-core CI machine once took 0.51 s.)
+        let h = try await Harness.start(delay: .seconds(3))
         let slow = try await h.connect()
         let other = try await h.connect()
         try await slow.send(#"{"cmd":"trip.start","id":1}"# + "\n" + #"{"cmd":"status","id":2}"# + "\n")
@@ -154,7 +156,7 @@ import Testing
         let start = ContinuousClock.now
         try await other.send(#"{"cmd":"status"}"# + "\n")
         _ = try await other.readJSON()
-        #expect(ContinuousClock.now - start < .milliseconds(400))
+        #expect(ContinuousClock.now - start < .seconds(2))
         #expect(try await slow.readJSON()["id"] == .number(1))
         #expect(try await slow.readJSON()["id"] == .number(2))
         #expect(try await h.stop() == nil)

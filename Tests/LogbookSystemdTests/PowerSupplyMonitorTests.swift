@@ -107,7 +107,8 @@ import Testing
         await rec.wait(count: 1)
         let started = ContinuousClock.now
         m.stop()
-        #expect(ContinuousClock.now - started < .milliseconds(500))
+        // Far inside the 30 s poll interval a blocked stop would wait for; loose for a busy CI.
+        #expect(ContinuousClock.now - started < .seconds(2))
         // Stopped means stopped: a change is no longer seen; start again reports it.
         try sysfs.set("AC", "0")
         try await Task.sleep(for: .milliseconds(100))
@@ -143,6 +144,6 @@ import Testing
         #expect(source.fd >= 0)
         let started = ContinuousClock.now
         source.dispatch()
-        #expect(ContinuousClock.now - started < .milliseconds(100))
+        #expect(ContinuousClock.now - started < .seconds(1))  // a blocking receive would never return
     }
 }
