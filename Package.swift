@@ -1,6 +1,9 @@
 // swift-tools-version: 6.2
 import PackageDescription
 
+/// The package's directory, for link inputs that need an absolute path.
+let packageDirectory = String(#filePath.dropLast("/Package.swift".count))
+
 let package = Package(
     name: "Logbook",
     platforms: [.macOS(.v15)],
@@ -29,6 +32,8 @@ let package = Package(
             name: "CLogbookSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         .systemLibrary(
             name: "CLogbookGPIOD", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
+        .systemLibrary(
+            name: "CLogbookSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
 
         // Pure core: no C, no I/O.
         .target(name: "LogbookCore"),
@@ -41,11 +46,13 @@ let package = Package(
         // commands, request parsing, replies, error codes, and a blocking client.
         .target(name: "LogbookControl", dependencies: ["LogbookCore", "LogbookGarage"]),
 
+        // The journal's hash chain and signatures through libsodium (SHA-256, Ed25519), a small C
+        // library on every Raspberry Pi OS; swift-crypto's BoringSSL stays out of logbookd.
+        .target(name: "LogbookSodium", dependencies: ["CLogbookSodium"]),
         .target(
             name: "LogbookJournal",
             dependencies: [
-                "LogbookCore",
-                .product(name: "Crypto", package: "swift-crypto"),
+                "LogbookCore", "LogbookSodium",
                 .product(name: "Logging", package: "swift-log"),
             ]),
 
@@ -74,13 +81,27 @@ let package = Package(
             name: "logbookd",
             dependencies: [
                 "LogbookDaemon", "LogbookSystemd",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            // Compact relative relocations (DT_RELR, glibc >= 2.36): the PIE's 52,000 relative
-            // relocations take 10 KiB instead of a 1.2 MiB table read at every start; peak RSS
-            // on the Swiss replay 22.1 -> 21.2 MiB (docs/memory.md). gold lacks the option: lld.
-            linkerSettings: [.unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"], .when(platforms: [.linux]))]),
+            exclude: ["hot-text.ld"],
+            // Link flags that cut logbookd's resident memory (docs/memory.md; guarded by
+            // scripts/tests.d/25-daemon-image.sh). lld, because gold lacks the first:
+            // - compact relative relocations (DT_RELR, glibc >= 2.36): 10 KiB instead of a
+            //   1.2 MiB table read at every start;
+            // - no dynamic symbol table: the toolchain's static-stdlib link exports every public
+            //   symbol (13,000, 1.1 MiB of .dynsym/.dynstr/.gnu.hash, all of it resident);
+            //   nothing loads code against a daemon.
+            linkerSettings: [
+                .unsafeFlags(
+                    ["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs", "-Xlinker", "--no-export-dynamic"],
+                    .when(platforms: [.linux])),
+                // The code the daemon runs, gathered at the front of its text (.text.hot, listed
+                // by bench/hot-text.sh): the kernel maps text 64 KiB around each page executed,
+                // so code run from all over a 13 MiB .text kept ~9 MiB of it resident.
+                .unsafeFlags(
+                    ["-Xlinker", "-T", "-Xlinker", "\(packageDirectory)/Sources/logbookd/hot-text.ld"],
+                    .when(platforms: [.linux], configuration: .release)),
+            ]),
         .executableTarget(
             name: "logbook",
             dependencies: [
@@ -257,4 +278,16 @@ for target in package.targets where target.type != .system {
     settings.append(.enableUpcomingFeature("MemberImportVisibility"))
     settings.append(.enableUpcomingFeature("InternalImportsByDefault"))
     target.swiftSettings = settings
+}
+
+// Each function of the daemon's own modules in a section of its own (release), so that the
+// link can gather the ones logbookd runs (Sources/logbookd/hot-text.ld) without their
+// neighbours. (Dependencies keep one .text per file: SwiftPM passes no flags to them.)
+let daemonModules: Set<String> = [
+    "logbookd", "LogbookDaemon", "LogbookCore", "LogbookConfig", "LogbookControl", "LogbookJournal", "LogbookSodium",
+    "LogbookGPSD", "LogbookSystemd", "LogbookGPIO", "LogbookGarage",
+]
+for target in package.targets where daemonModules.contains(target.name) {
+    target.swiftSettings = (target.swiftSettings ?? [])
+        + [.unsafeFlags(["-Xfrontend", "-function-sections"], .when(configuration: .release))]
 }

@@ -8,6 +8,8 @@ set -euo pipefail
 packages=(
     # the recorder: gpsd + libgps, libsystemd, libgpiod
     gpsd python3-gps libgps-dev libsystemd-dev libgpiod-dev pkg-config
+    # the journal's hash chain and signatures (LogbookSodium)
+    libsodium-dev
     # recorder tests: geodesic reference, fake system bus
     python3-geographiclib dbus python3-dbusmock
     # the trip index: SQLite for GRDB (LogbookStore)

@@ -17,7 +17,9 @@ package struct ConfigReader {
 
     /// `LOGBOOKD_` + the key path in upper case with `.` → `_` (`gpsd.address` → `LOGBOOKD_GPSD_ADDRESS`).
     package static func environmentName(_ key: String) -> String {
-        "LOGBOOKD_" + key.uppercased().replacing(".", with: "_")
+        // A plain map, not `replacing(_:with:)`: that one lives in _StringProcessing, whose
+        // regex engine would otherwise be code the daemon runs at every start.
+        "LOGBOOKD_" + String(key.uppercased().map { $0 == "." ? "_" : $0 })
     }
 
     private func lookup(_ key: String) -> ConfigValue? {

@@ -77,7 +77,7 @@ public struct DaemonConfiguration: Sendable {
     public func vehicle(_ id: String?) -> Vehicle? { id.flatMap { id in vehicles.first { $0.id == id } } }
 
     /// Command-line values that override the file and the environment.
-    public struct Overrides: Sendable {
+    public struct Overrides: Equatable, Sendable {
         public var gpsd: String?
         public var stateDirectory: String?
         public var runtimeDirectory: String?

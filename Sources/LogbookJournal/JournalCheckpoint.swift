@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: MIT
-import Crypto
 public import LogbookCore
 
 /// A signed checkpoint as read back from the journal: "after sequence `sequence` the chain
@@ -45,7 +44,7 @@ public struct JournalCheckpoint: Sendable, Hashable {
 
     /// True when the signature verifies against `key` (32 raw bytes).
     public func verifies(with key: [UInt8]) -> Bool {
-        guard let k = try? Curve25519.Signing.PublicKey(rawRepresentation: key) else { return false }
+        guard let k = try? JournalPublicKey(rawRepresentation: key) else { return false }
         return k.isValidSignature(signature, for: signedMessage)
     }
 

@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: MIT
-import Crypto
 import LogbookCore
 
 /// The synchronous heart of the writer: segments, framing, chain, checkpoints, commit and
@@ -9,7 +8,7 @@ final class JournalCore {
     let fs: any JournalFileSystem
     let directory: String
     let segmentSize: Int
-    let key: Curve25519.Signing.PrivateKey
+    let key: JournalSigningKey
     let bootID: String
     let clock: () -> UInt64
     /// Always 32 KiB on disk; tests shrink it to exercise fragmentation in small fixtures.
@@ -48,7 +47,7 @@ final class JournalCore {
     }
 
     init(
-        fs: any JournalFileSystem, directory: String, segmentSize: Int, key: Curve25519.Signing.PrivateKey,
+        fs: any JournalFileSystem, directory: String, segmentSize: Int, key: JournalSigningKey,
         bootID: String, clock: @escaping () -> UInt64
     ) {
         self.fs = fs
@@ -187,7 +186,7 @@ final class JournalCore {
     private func appendCheckpoint(at pos: Int, into out: inout [UInt8]) -> Int {
         let mono = clock()
         let signature = (try? key.signature(for: Self.checkpointMessage(
-            sequence: lastSequence, head: head, gpsTime: lastGPSTime, monotonic: mono))).map { Array($0) } ?? []
+            sequence: lastSequence, head: head, gpsTime: lastGPSTime, monotonic: mono))) ?? []
         guard signature.count == 64 else { return pos }
         let cp = Checkpoint(head: head, gpsTime: lastGPSTime, monotonicNanoseconds: mono, signature: signature)
         let payload = RecordCodec.encode(.checkpoint(cp), sequence: lastSequence)

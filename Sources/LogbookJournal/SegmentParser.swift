@@ -1,18 +1,13 @@
 // SPDX-License-Identifier: MIT
-import Crypto
 import LogbookCore
 
 /// The hash chain: `H_i = SHA-256(H_{i-1} ‖ payload_i)` over logical payloads, so re-framing
 /// does not change it. The genesis value is a domain-separated constant.
 enum Chain {
-    static let genesis: [UInt8] = Array(SHA256.hash(data: Array("logbook-journal-v1".utf8)))
+    static let genesis: [UInt8] = JournalHash.sha256(Array("logbook-journal-v1".utf8))
 
     static func next(_ head: [UInt8], _ payload: [UInt8]) -> [UInt8] {
-        var h = SHA256()
-        h.update(data: head)
-        h.update(data: payload)
-        // Through its bytes: `Array(digest)` goes through the generic, element-wise path.
-        return h.finalize().withUnsafeBytes { Array($0) }
+        JournalHash.sha256(head, payload)
     }
 }
 

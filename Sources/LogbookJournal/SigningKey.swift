@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: MIT
-public import Crypto
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -13,12 +12,12 @@ public enum JournalKey {
     public static let publicKeyName = "journal.pub"
 
     /// Loads the key, creating it (and the state directory) when missing.
-    public static func loadOrCreate(stateDirectory: String) throws -> Curve25519.Signing.PrivateKey {
+    public static func loadOrCreate(stateDirectory: String) throws -> JournalSigningKey {
         let fs = PosixFileSystem()
         let path = stateDirectory + "/" + privateKeyName
         if let raw = try fs.read(path) {
-            let key: Curve25519.Signing.PrivateKey
-            do { key = try Curve25519.Signing.PrivateKey(rawRepresentation: raw) } catch {
+            let key: JournalSigningKey
+            do { key = try JournalSigningKey(rawRepresentation: raw) } catch {
                 throw JournalError.key("\(path) is not a 32-byte Ed25519 key")
             }
             // Re-export the public key if someone removed it.
@@ -28,7 +27,7 @@ public enum JournalKey {
             return key
         }
         mkdir(stateDirectory, 0o755)
-        let key = Curve25519.Signing.PrivateKey()
+        let key = JournalSigningKey()
         let tmp = path + ".tmp"
         _ = unlink(tmp)
         let fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
@@ -44,7 +43,7 @@ public enum JournalKey {
         return key
     }
 
-    static func writePublicKey(_ key: Curve25519.Signing.PublicKey, stateDirectory: String) throws {
+    static func writePublicKey(_ key: JournalPublicKey, stateDirectory: String) throws {
         let fs = PosixFileSystem()
         let path = stateDirectory + "/" + publicKeyName
         try fs.remove(path)
@@ -55,7 +54,7 @@ public enum JournalKey {
     }
 
     /// Reads `journal.pub` (hex) from the state directory, nil when missing or malformed.
-    public static func publicKey(stateDirectory: String) -> Curve25519.Signing.PublicKey? {
+    public static func publicKey(stateDirectory: String) -> JournalPublicKey? {
         guard let text = (try? PosixFileSystem().read(stateDirectory + "/" + publicKeyName)).flatMap({ $0 }) else { return nil }
         let digits = Array(String(decoding: text, as: UTF8.self).utf8.filter { $0 > 32 })
         guard digits.count == 64 else { return nil }
@@ -64,7 +63,7 @@ public enum JournalKey {
             guard let b = UInt8(String(decoding: digits[i..<(i + 2)], as: UTF8.self), radix: 16) else { return nil }
             raw.append(b)
         }
-        return try? Curve25519.Signing.PublicKey(rawRepresentation: raw)
+        return try? JournalPublicKey(rawRepresentation: raw)
     }
 
     static func hex(_ bytes: [UInt8]) -> String {

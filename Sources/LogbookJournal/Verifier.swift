@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: MIT
-public import Crypto
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -56,7 +55,7 @@ public struct VerifyReport: Sendable, Hashable {
 ///     from the first checked segment's header).
 ///   - progress: called with (bytes done, bytes total) after each segment.
 public func verifyJournal(
-    directory: String, publicKey: Curve25519.Signing.PublicKey?, from: UInt64 = 0,
+    directory: String, publicKey: JournalPublicKey?, from: UInt64 = 0,
     progress: ((Int, Int) -> Void)? = nil
 ) -> VerifyReport {
     verifyJournal(fs: PosixFileSystem(), directory: directory, publicKey: publicKey, from: from, progress: progress)
@@ -64,7 +63,7 @@ public func verifyJournal(
 
 /// The verifier on any file system (crash tests run it on a simulated disk).
 func verifyJournal(
-    fs: any JournalFileSystem, directory: String, publicKey: Curve25519.Signing.PublicKey?, from: UInt64 = 0,
+    fs: any JournalFileSystem, directory: String, publicKey: JournalPublicKey?, from: UInt64 = 0,
     blockSize: Int = Framing.blockSize, progress: ((Int, Int) -> Void)? = nil
 ) -> VerifyReport {
     var report = VerifyReport()
@@ -132,7 +131,7 @@ func verifyJournal(
             fail(name, 0, header.previousLastSequence, "segment names a different signing key than journal.pub")
             return report
         }
-        let key = publicKey ?? (try? Curve25519.Signing.PublicKey(rawRepresentation: header.publicKey))
+        let key = publicKey ?? (try? JournalPublicKey(rawRepresentation: header.publicKey))
         for r in c.records {
             switch r.record {
             case .checkpoint(let cp):

@@ -1,14 +1,23 @@
 // SPDX-License-Identifier: MIT
-import ArgumentParser
 import LogbookDaemon
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 // Before any thread exists: block the signals the service group receives through a
 // signalfd-backed Dispatch source (threads inherit the mask), and survive a vanished gpsd.
 ProcessSignals.prepareDaemon()
+let request: DaemonArguments.Request
 do {
-    let command = try LogbookdCommand.parseAsRoot()
-    guard let daemon = command as? LogbookdCommand else { throw CleanExit.helpRequest(command) }
-    try await daemon.run()
+    request = try DaemonArguments.parse(Array(CommandLine.arguments.dropFirst()))
 } catch {
-    LogbookdCommand.exit(withError: error)
+    printError("logbookd: \(error)\n\n\(DaemonArguments.usage)")
+    exit(64)  // EX_USAGE
+}
+switch request {
+case .help:
+    print(DaemonArguments.usage)
+case .run(let arguments):
+    exit(await runDaemon(arguments))
 }

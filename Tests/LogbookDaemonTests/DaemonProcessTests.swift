@@ -143,4 +143,11 @@ import Testing
         #expect(d.log.contains(message), "stderr was: \(d.log)")
         #expect(d.log.split(separator: "\n").count == 1, "one clear line, got: \(d.log)")
     }
+
+    @Test func aBadCommandLineExitsWith64AndShowsTheUsage() async throws {
+        let d = try DaemonProcess(arguments: ["--gsd", "127.0.0.1:2947"])
+        #expect(await d.waitForExit(timeout: .seconds(10)) == 64)
+        #expect(d.log.contains("logbookd: unknown option '--gsd'"), "stderr was: \(d.log)")
+        #expect(d.log.contains("USAGE: logbookd"), "stderr was: \(d.log)")
+    }
 }

@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: MIT
-import Crypto
 import LogbookCore
 
 @testable import LogbookJournal
 
 /// One signing key for all simulated journals (key generation is not under test here).
-let sharedTestKey = Curve25519.Signing.PrivateKey()
+let sharedTestKey = JournalSigningKey()
 
 /// Drives ``JournalCore`` on a ``SimulatedDisk`` the way ``JournalWriter`` does, remembering
 /// every record written and the highest acknowledged sequence, and checks what recovery and
