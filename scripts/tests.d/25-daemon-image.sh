@@ -5,7 +5,8 @@
 # full Foundation, FoundationInternationalization or ICU (tens of MiB of mappings and
 # startup cost a Pi does not need; FoundationEssentials is allowed), or when a dynamic
 # dependency on them appears, or when it lost its compact relative relocations (DT_RELR:
-# a 1.2 MiB relocation table back in every start). Checked with readelf and nm, not timing.
+# a 1.2 MiB relocation table back in every start), or lost the other cuts listed below.
+# Checked with readelf and nm, not timing.
 # Prints
 #   daemon-image: logbookd TEXT KiB text, DATA KiB data+bss, N NEEDED libraries, foundation symbols 0
 set -euo pipefail
@@ -40,5 +41,32 @@ if [ "$relative" -eq 0 ]; then
 else
     rela="$(readelf -SW "$bin" | sed -n 's/.* \.rela\.dyn  *RELA  *[0-9a-f]*  *[0-9a-f]*  *\([0-9a-f]*\).*/\1/p')"
     echo "daemon-image: logbookd relocations: DT_RELR, .rela.dyn $((16#${rela:-0})) bytes"
+fi
+# The leaner-image cuts (docs/memory.md), each checked in the binary itself:
+# no exported dynamic symbols, no swift-crypto/BoringSSL or ArgumentParser code, libsodium
+# linked, and the hot code gathered: .text.hot at least 80% of what bench/hot-text.sh listed
+# (less means the list went stale: code was renamed or moved; run bench/hot-text.sh).
+exported="$(nm -D --defined-only "$bin" 2>/dev/null | wc -l || true)"
+crypto="$(grep -cE '^(CCryptoBoringSSL_|\$s6Crypto)' <<<"$symbols" || true)"
+argparser="$(grep -cE '^\$s14ArgumentParser' <<<"$symbols" || true)"
+hot_size="$(readelf -SW "$bin" | sed -n 's/.* \.text\.hot  *PROGBITS  *[0-9a-f]*  *[0-9a-f]*  *\([0-9a-f]*\).*/\1/p')"
+hot_size=$((16#${hot_size:-0}))
+hot_listed="$(sed -n 's/.*hot-bytes: \([0-9]*\).*/\1/p' Sources/logbookd/hot-text.ld)"
+echo "daemon-image: logbookd exports $exported dynamic symbols, crypto symbols $crypto, ArgumentParser symbols $argparser, .text.hot $((hot_size / 1024)) KiB of $((hot_listed / 1024)) KiB listed"
+if [ "$exported" -gt 0 ]; then
+    echo "daemon-image: FAIL: logbookd exports dynamic symbols again (see --no-export-dynamic in Package.swift)" >&2
+    status=1
+fi
+if [ "$crypto" -gt 0 ] || [ "$argparser" -gt 0 ]; then
+    echo "daemon-image: FAIL: swift-crypto or ArgumentParser is linked into logbookd again" >&2
+    status=1
+fi
+if ! grep -q 'libsodium' <<<"$needed"; then
+    echo "daemon-image: FAIL: logbookd does not link libsodium (journal signatures)" >&2
+    status=1
+fi
+if [ "$hot_size" -lt $((hot_listed * 8 / 10)) ]; then
+    echo "daemon-image: FAIL: .text.hot holds $((hot_size / 1024)) KiB, under 80% of the $((hot_listed / 1024)) KiB bench/hot-text.sh listed: run it again" >&2
+    status=1
 fi
 exit $status
