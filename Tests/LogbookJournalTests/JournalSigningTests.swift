@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 import Crypto
-import LogbookJournal
+@testable import LogbookJournal
 import Testing
 
 /// The journal signs and hashes through libsodium; the CLI's and the web's swift-crypto (and
@@ -35,6 +35,19 @@ import Testing
             #expect(!theirs.publicKey.isValidSignature(tampered, for: message))
             #expect(!ours.publicKey.isValidSignature(tampered, for: message))
         }
+    }
+
+    @Test func theChainHashIsTheSameSHA256ThroughLibsodiumAndSwiftCrypto() {
+        let head = (0..<32).map { UInt8($0) }
+        for length in [0, 1, 31, 32, 55, 56, 64, 200, 5000] {
+            let payload = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 13 &+ 1) }
+            var reference = SHA256()
+            reference.update(data: head)
+            reference.update(data: payload)
+            #expect(JournalHash.sha256(head, payload) == Array(reference.finalize()), "\(length) bytes")
+        }
+        // NIST FIPS 180-2 example: SHA-256("abc").
+        #expect(JournalHash.sha256(Array("abc".utf8)) == hex("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"))
     }
 
     @Test func badKeysAreRefused() {
