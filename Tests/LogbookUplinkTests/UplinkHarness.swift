@@ -26,12 +26,15 @@ func writeUplinkConfig(_ path: String, state: String, journal: String, live: Str
     try s.write(toFile: path, atomically: true, encoding: .utf8)
 }
 
-/// The `points` messages a subscriber saw, per device: (device, seq) → times received, plus
-/// arrival order, and the points' values.
+/// The `points` messages a subscriber saw, per device: (device, seq) → times received, the
+/// order of first arrivals, the points' values, and redeliveries that differ from the first
+/// delivery (QoS 1 may deliver a message twice; a consumer keyed on (device_id, seq) then
+/// applies it once, unless the two copies disagree).
 struct ReceivedPoints {
     var counts: [String: [UInt64: Int]] = [:]
     var order: [String: [UInt64]] = [:]
     var values: [String: [UInt64: (Double, Double)]] = [:]
+    var conflicting = 0
 
     init(_ messages: [(Double, String, String)]) {
         for (_, topic, payload) in messages where topic.hasSuffix("/points") {
@@ -41,10 +44,16 @@ struct ReceivedPoints {
             for (i, p) in pts.enumerated() {
                 let seq = UInt64(s) + UInt64(i)
                 counts[d, default: [:]][seq, default: 0] += 1
-                order[d, default: []].append(seq)
+                var value: (Double, Double)?
                 if case .array(let f) = p, f.count == 7, let lat = f[1].doubleValue, let lon = f[2].doubleValue {
-                    values[d, default: [:]][seq] = (lat, lon)
+                    value = (lat, lon)
                 }
+                if let first = values[d]?[seq] {
+                    if value.map({ $0 != first }) ?? true { conflicting += 1 }
+                    continue
+                }
+                order[d, default: []].append(seq)
+                if let value { values[d, default: [:]][seq] = value }
             }
         }
     }
