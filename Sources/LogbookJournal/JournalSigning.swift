@@ -11,8 +11,11 @@ public struct JournalSigningKey: Sendable {
 
     /// A new key from the kernel's random number generator.
     public init() {
-        // A 32-byte seed from getrandom() always makes a key.
-        try! self.init(rawRepresentation: Sodium.randomBytes(Sodium.seedLength))
+        let seed = Sodium.randomBytes(Sodium.seedLength)
+        // Any 32 bytes are an Ed25519 seed; only a libsodium that failed to start refuses.
+        guard let publicKey = Sodium.publicKey(seed: seed) else { preconditionFailure("libsodium cannot derive an Ed25519 key") }
+        self.rawRepresentation = seed
+        self.publicKey = JournalPublicKey(checked: publicKey)
     }
 
     public init(rawRepresentation seed: [UInt8]) throws(JournalKeyError) {
