@@ -16,6 +16,7 @@
 # Sections, not symbols: Swift's private thunks have no symbol, and a symbol ordering file
 # cannot move them.
 # Usage: bench/hot-text.sh          (rewrites the list; commit it with the change)
+#        KEEP=1 bench/hot-text.sh   keeps the work directory (profile, link map) for a look
 set -euo pipefail
 cd "$(dirname "$0")/.."
 log=fixtures/gpslogs/20100403_Z205_Switzerland.txt
