@@ -75,6 +75,7 @@ final class JournalCore {
         }
         do {
             var out: [UInt8] = []
+            out.reserveCapacity(estimate)
             var pos = offset
             for ((seq, r), payload) in zip(records, payloads) {
                 guard seq == lastSequence &+ 1 else { throw JournalError.internalInconsistency("sequence \(seq) after \(lastSequence)") }

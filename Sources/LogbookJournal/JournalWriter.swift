@@ -150,11 +150,15 @@ public final class JournalWriter: Sendable {
                 let most = configuration.maximumPointsPerRecord
                 var rest = points[...]
                 var seq = first
-                if let last = s.pending.last, case .points(let lastTrip, let lastPoints) = last.1, lastTrip == trip,
+                if let last = s.pending.last, case .points(let lastTrip, var lastPoints) = last.1, lastTrip == trip,
                     lastPoints.count < most
                 {
                     let n = min(rest.count, most - lastPoints.count)
-                    s.pending[s.pending.count - 1].1 = .points(trip, lastPoints + rest.prefix(n))
+                    // Grow the record's array in place (amortised), not a copy per append:
+                    // drop the pending entry's reference first so `lastPoints` is unique.
+                    s.pending[s.pending.count - 1].1 = .points(trip, [])
+                    lastPoints.append(contentsOf: rest.prefix(n))
+                    s.pending[s.pending.count - 1].1 = .points(trip, lastPoints)
                     // Counted as the commit will subtract it (estimatedSize of the merged
                     // record), or the count drifts up by a header per point and a long-running
                     // daemon would find its backlog "full" the moment the disk fills.
@@ -172,6 +176,12 @@ public final class JournalWriter: Sendable {
             } else {
                 s.pendingBytes += size
                 s.pending.append((first, record))
+            }
+            // A burst (a replay, a backlog) commits by size, not only by time, so what waits
+            // in memory stays bounded; not while commits fail (then the interval paces retries).
+            if s.pendingBytes >= commitBatchBytes && !s.commitNow && s.statistics.lastError == nil {
+                s.commitNow = true
+                wake = true
             }
             switch record {
             case .tripEnded:

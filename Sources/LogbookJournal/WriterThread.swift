@@ -2,19 +2,24 @@
 import Logging
 
 extension JournalWriter {
+    /// The most one commit takes, and what triggers a commit before its interval: 64 KiB (or a
+    /// quarter segment). A backlog (after I/O errors, a full disk, or a burst) still rotates at
+    /// the segment cap, and a commit's buffers stay small whatever the backlog (a bigger batch
+    /// would only save fdatasyncs).
+    var commitBatchBytes: Int { min(64 << 10, max(4 << 10, configuration.segmentSize / 4)) }
+
     /// The writer thread: wait for the interval or a wake-up, take the pending records, commit.
     func run(_ core: JournalCore) {
         let interval = UInt64(nanoseconds(configuration.commitInterval))
         let checkpointEvery = UInt64(nanoseconds(configuration.checkpointInterval))
-        let maxBatchBytes = max(4 << 10, configuration.segmentSize / 4)
+        let maxBatchBytes = commitBatchBytes
         while true {
             let (batch, checkpoint, closing) = state.wait(
                 until: { $0.lastCommit &+ interval },
                 ready: { $0.commitNow || $0.closing },
                 then: { s -> ([(UInt64, JournalRecord)], Bool, Bool) in
                     let now = Monotonic.now()
-                    // Take at most a quarter segment per commit so a backlog (after I/O errors,
-                    // or a burst) still rotates at the segment cap; the rest follows at once.
+                    // Take at most maxBatchBytes per commit; the rest follows at once.
                     var take = 0, bytes = 0
                     while take < s.pending.count && (take == 0 || bytes < maxBatchBytes) {
                         bytes += Self.estimatedSize(s.pending[take].1)
