@@ -19,5 +19,5 @@ switch request {
 case .help:
     print(DaemonArguments.usage)
 case .run(let arguments):
-    exit(await runDaemon(arguments))
+    exit(runBlockingMainThread { await runDaemon(arguments) })
 }
