@@ -26,8 +26,9 @@ let package = Package(
     ],
     targets: [
         // C libraries, each behind a system-library module with a prefixed shim header.
-        .systemLibrary(
-            name: "CLogbookGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
+        // libgps-dev, linked statically through Sources/CLogbookGPS/liblogbook-gps.so
+        // (no pkgConfig: its `-lgps` would link the shared one as well).
+        .systemLibrary(name: "CLogbookGPS"),
         .systemLibrary(
             name: "CLogbookSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         .systemLibrary(
@@ -59,7 +60,8 @@ let package = Package(
         // Adapters: the only modules that import C.
         .target(
             name: "LogbookGPSD",
-            dependencies: ["CLogbookGPS", "LogbookCore", .product(name: "Logging", package: "swift-log")]),
+            dependencies: ["CLogbookGPS", "LogbookCore", .product(name: "Logging", package: "swift-log")],
+            linkerSettings: [.unsafeFlags(["-L", "\(packageDirectory)/Sources/CLogbookGPS"], .when(platforms: [.linux]))]),
         .target(
             name: "LogbookSystemd",
             dependencies: ["CLogbookSystemd", "LogbookCore", .product(name: "Logging", package: "swift-log")]),
@@ -83,7 +85,7 @@ let package = Package(
                 "LogbookDaemon", "LogbookSystemd",
                 .product(name: "Logging", package: "swift-log"),
             ],
-            exclude: ["hot-text.ld"],
+            exclude: ["hot-text.ld", "link"],
             // Link flags that cut logbookd's resident memory (docs/memory.md; guarded by
             // scripts/tests.d/25-daemon-image.sh). lld, because gold lacks the first:
             // - compact relative relocations (DT_RELR, glibc >= 2.36): 10 KiB instead of a
@@ -95,6 +97,8 @@ let package = Package(
                 .unsafeFlags(
                     ["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs", "-Xlinker", "--no-export-dynamic"],
                     .when(platforms: [.linux])),
+                // The static libstdc++ for the static Swift runtime's C++ (Sources/logbookd/link).
+                .unsafeFlags(["-L", "\(packageDirectory)/Sources/logbookd/link"], .when(platforms: [.linux])),
                 // The code the daemon runs, gathered at the front of its text (.text.hot, listed
                 // by bench/hot-text.sh): the kernel maps text 64 KiB around each page executed,
                 // so code run from all over a 13 MiB .text kept ~9 MiB of it resident.

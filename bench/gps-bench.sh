@@ -45,7 +45,10 @@ run_gpxlogger() {
 run_logbookd() {
     local dir="$work/lbd-$1"
     start_replay "$dir"
-    printf '[[vehicle]]\nid = "z205"\n[[source]]\ntype = "service"\nvehicle = "z205"\n' >"$dir/logbookd.toml"
+    # The control socket's group is one that exists (this user's), as `logbook` is where the
+    # .deb is installed: resolved from /etc/group. A group missing from it makes glibc load the
+    # next NSS module (libnss_systemd, 320 KiB) only to fail.
+    printf '[[vehicle]]\nid = "z205"\n[[source]]\ntype = "service"\nvehicle = "z205"\n[control]\ngroup = "%s"\n' "$(id -gn)" >"$dir/logbookd.toml"
     /usr/bin/time -f "%U %S %M" -o "$dir/time" "${LOGBOOKD:-$bin/logbookd}" --config "$dir/logbookd.toml" --gpsd "127.0.0.1:$port" \
         --state-dir "$dir/state" --runtime-dir "$dir/run" 2>"$dir/log" &
     local timer=$!
