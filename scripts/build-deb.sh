@@ -100,8 +100,8 @@ install_file 0644 "$CONF" /etc/logbook/logbookd.toml
 install_file 0644 "$PKG/copyright" /usr/share/doc/logbook/copyright
 [ -f "$ROOT/docs/install-pi.md" ] && install_file 0644 "$ROOT/docs/install-pi.md" /usr/share/doc/logbook/install-pi.md
 
-# Library dependencies of the binaries (libsystemd0, libgps28, libc6, ...).
-SHLIBS="libc6, libsystemd0, libgps28, libsodium23, libsqlite3-0"
+# Library dependencies of the binaries (libsystemd0, libdbus-1-3, libc6, ...).
+SHLIBS="libc6, libsystemd0, libdbus-1-3, libsodium23, libsqlite3-0"
 if command -v dpkg-shlibdeps >/dev/null; then
   mkdir -p "$STAGE/shl/debian"; printf 'Source: logbook\n\nPackage: logbook\nArchitecture: any\n' > "$STAGE/shl/debian/control"
   if out=$(cd "$STAGE/shl" && dpkg-shlibdeps -O -e "$D/usr/bin/logbookd" -e "$D/usr/bin/logbook" -e "$D/usr/bin/logbook-uplink" -e "$D/usr/bin/logbook-web" 2>/dev/null); then
