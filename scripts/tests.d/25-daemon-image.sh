@@ -65,6 +65,12 @@ if ! grep -q 'libsodium' <<<"$needed"; then
     echo "daemon-image: FAIL: logbookd does not link libsodium (journal signatures)" >&2
     status=1
 fi
+# libgps.so.28 pulls in the shared libstdc++ (~0.9 MiB resident): libgps and, for the static
+# Swift runtime, libstdc++ are linked in (Sources/CLogbookGPS, Sources/logbookd/link).
+if grep -qE '^lib(gps|stdc\+\+)\.so' <<<"$needed"; then
+    echo "daemon-image: FAIL: logbookd needs $(grep -E '^lib(gps|stdc\+\+)\.so' <<<"$needed" | tr '\n' ' ')(see docs/memory.md)" >&2
+    status=1
+fi
 if [ "$hot_size" -lt $((hot_listed * 8 / 10)) ]; then
     echo "daemon-image: FAIL: .text.hot holds $((hot_size / 1024)) KiB, under 80% of the $((hot_listed / 1024)) KiB bench/hot-text.sh listed: run it again" >&2
     status=1
