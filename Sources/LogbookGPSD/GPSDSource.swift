@@ -124,38 +124,36 @@ public final class GPSDSource: Sendable {
         _ state: inout GPSDReaderState, _ deliver: @Sendable ([GPSDEvent]) -> Void
     ) -> String {
         var batch: [GPSDEvent] = []
-        var batchStarted: Int64 = 0
         defer { if !batch.isEmpty { deliver(batch) } }
         while !stopping {
             beat()
-            // One wait per message: while a batch is open, wait only for what is left of
-            // the coalescing window (a live fix is handed over within 20 ms, a replayed
-            // burst costs one thread wake-up); otherwise 0.25 s, which bounds how long a
-            // stop request waits for the thread.
-            let left = batch.isEmpty ? 250_000_000 : Self.coalescingWindow - (monotonicNanoseconds() - batchStarted)
-            guard left > 0, gps_waiting(gps, Int32(left / 1000)) else {
-                if !batch.isEmpty {
+            // Wait for the first report of a burst (0.25 s at most, which bounds how long a
+            // stop request waits for the thread), then let the rest of the burst arrive and
+            // read it all: one wake-up per epoch or replayed burst, and libgps's recv takes
+            // many reports at once, where waking for every report cost a select and a recv
+            // each (a live fix is still handed over within the 20 ms window).
+            guard gps_waiting(gps, 250_000) else { continue }
+            usleep(Self.coalescingWindowMicroseconds)
+            repeat {
+                beat()
+                let n = cgps_read(gps, message, Int32(Self.messageCapacity))
+                if n < 0 { return "gpsd closed the connection" }
+                guard n > 0, cgps_message_is_tpv(message) != 0 else { continue }
+                var raw = cgps_fix()
+                cgps_copy_fix(gps, &raw)
+                let outcome = state.classify(raw)
+                counters.withLock { $0.record(outcome) }
+                switch outcome {
+                case .fix(let fix): batch.append(.fix(fix))
+                case .noFix(let mode, let time): batch.append(.noFix(mode: mode, time: time))
+                case .duplicate, .invalid: continue
+                }
+                if batch.count >= Self.maximumBatch {
                     deliver(batch)
                     batch.removeAll(keepingCapacity: true)
                 }
-                continue
-            }
-            let n = cgps_read(gps, message, Int32(Self.messageCapacity))
-            if n < 0 { return "gpsd closed the connection" }
-            guard n > 0, cgps_message_is_tpv(message) != 0 else { continue }
-            var raw = cgps_fix()
-            cgps_copy_fix(gps, &raw)
-            let outcome = state.classify(raw)
-            counters.withLock { $0.record(outcome) }
-            let event: GPSDEvent
-            switch outcome {
-            case .fix(let fix): event = .fix(fix)
-            case .noFix(let mode, let time): event = .noFix(mode: mode, time: time)
-            case .duplicate, .invalid: continue
-            }
-            if batch.isEmpty { batchStarted = monotonicNanoseconds() }
-            batch.append(event)
-            if batch.count >= Self.maximumBatch {
+            } while !stopping && gps_waiting(gps, 0)
+            if !batch.isEmpty {
                 deliver(batch)
                 batch.removeAll(keepingCapacity: true)
             }
@@ -175,7 +173,7 @@ public final class GPSDSource: Sendable {
 
     private static let messageCapacity = 10_241
     private static let maximumBatch = 256
-    private static let coalescingWindow: Int64 = 20_000_000
+    private static let coalescingWindowMicroseconds: UInt32 = 20_000
 }
 
 @available(*, unavailable)
