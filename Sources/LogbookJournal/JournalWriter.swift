@@ -150,15 +150,14 @@ public final class JournalWriter: Sendable {
                 let most = configuration.maximumPointsPerRecord
                 var rest = points[...]
                 var seq = first
-                if let last = s.pending.last, case .points(let lastTrip, var lastPoints) = last.1, lastTrip == trip,
+                if let last = s.pending.last, case .points(let lastTrip, let lastPoints) = last.1, lastTrip == trip,
                     lastPoints.count < most
                 {
                     let n = min(rest.count, most - lastPoints.count)
-                    // Grow the record's array in place (amortised), not a copy per append:
-                    // drop the pending entry's reference first so `lastPoints` is unique.
-                    s.pending[s.pending.count - 1].1 = .points(trip, [])
-                    lastPoints.append(contentsOf: rest.prefix(n))
-                    s.pending[s.pending.count - 1].1 = .points(trip, lastPoints)
+                    // A copy of exactly the new size, so a record held through a full disk
+                    // carries no spare capacity (records are committed every few seconds
+                    // otherwise, so the copy stays small).
+                    s.pending[s.pending.count - 1].1 = .points(trip, lastPoints + rest.prefix(n))
                     // Counted as the commit will subtract it (estimatedSize of the merged
                     // record), or the count drifts up by a header per point and a long-running
                     // daemon would find its backlog "full" the moment the disk fills.
