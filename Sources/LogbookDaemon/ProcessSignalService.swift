@@ -16,9 +16,10 @@ internal import UnixSignals
 /// | SIGUSR2 | log one status line (trip, GPS, journal) |
 /// | SIGALRM | ignored (logged) |
 ///
-/// libdispatch parks the main thread in `sigsuspend` with an empty mask, so a signal left at
-/// its default action kills the daemon whatever `main` blocked (SIGHUP did, with status 129):
-/// each of these is trapped for the daemon's whole life.
+/// Under the async `main` logbookd once had, libdispatch parked the main thread in `sigsuspend`
+/// with an empty mask, so a signal left at its default action killed the daemon whatever
+/// `main` blocked (SIGHUP did, with status 129). The main thread now waits with the mask, and
+/// each of these is still trapped for the daemon's whole life, whatever thread it reaches.
 struct ProcessSignalService: Service {
     /// The signals this service traps.
     static let trapped: [UnixSignal] = [.sighup, .sigusr1, .sigusr2, .sigalrm]

@@ -12,9 +12,9 @@ public enum ProcessSignals {
     /// Before any thread starts: blocks SIGTERM, SIGINT, SIGHUP, SIGUSR1, SIGUSR2 and SIGALRM
     /// (threads inherit the mask), ignores SIGPIPE (libgps writes to a socket gpsd may have
     /// closed), and ignores HUP, USR1, USR2 and ALRM until the daemon's signal service traps
-    /// them: libdispatch later waits in `sigsuspend` on the main thread with every signal
-    /// unblocked, so the mask alone does not keep a default action from killing the process
-    /// (a SIGHUP while the journal is being recovered must not end it).
+    /// them: the mask alone does not keep a default action from killing the process if any
+    /// thread runs unmasked (libdispatch's `dispatch_main()` waits in `sigsuspend` with every
+    /// signal unblocked), and a SIGHUP while the journal is being recovered must not end it.
     public static func prepareDaemon() {
         var set = sigset_t()
         sigemptyset(&set)
