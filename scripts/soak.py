@@ -287,6 +287,11 @@ vehicle = "soak"
           f"({watchers.documents} documents)")
     print(f"soak: RSS KiB first/last/max {first_last_max(rss[base:])}; open fds {first_last_max(fds[base:])}; "
           f"threads {first_last_max(threads[base:])} ({len(samples)} samples)")
+    # The shape, not only the ends: RSS at each tenth of the run (a leak climbs steadily,
+    # code and caches touched once level off).
+    if len(rss) > base + 10:
+        tenths = [rss[base + (len(rss) - 1 - base) * k // 10] for k in range(11)]
+        print(f"soak: RSS KiB at each tenth of the run: {' '.join(str(v) for v in tenths)}")
     print(f"soak: trips started {started}, closed {ended}; {trips_line}; verify: {verify_line}; "
           f"restart: {'clean' if 'journal opened' in restart_out and 'recovered after' not in restart_out else 'RECOVERED'}")
     if fds[base:] and fds[-1] > fds[base] + 2:

@@ -84,6 +84,28 @@ final class FlakyFileSystem: JournalFileSystem, @unchecked Sendable {
         #expect(throws: JournalError.self) { try w.append(.points(trip, [testPoint(2)])) }
     }
 
+    /// A burst (a replay, a backlog) commits by size, not only by time: with a 10 s interval,
+    /// 4,000 points appended at once (~104 KiB encoded) are durable long before it, in commits
+    /// of at most 64 KiB, so what waits in memory stays bounded.
+    @Test func aBurstCommitsBySizeBeforeTheInterval() async throws {
+        let dir = TempDir()
+        defer { dir.cleanup() }
+        let config = JournalConfiguration(directory: dir.journal, stateDirectory: dir.path, commitInterval: .seconds(10))
+        let w = try JournalWriter.open(config, logger: quietLogger)
+        let trip = w.nextTripID()
+        try w.append(.tripStarted(TripStarted(id: trip, reason: "manual", monotonicNanoseconds: 0, bootID: "b")))
+        var last: UInt64 = 0
+        for i in 0..<4_000 { last = try w.append(.points(trip, [testPoint(i)])) }
+        // Polled synchronously, as in tripEndCommitsAtOnce.
+        let start = ContinuousClock.now
+        while w.durableSequence < last - 1_500 && ContinuousClock.now - start < .seconds(5) { usleep(1000) }
+        #expect(w.durableSequence >= last - 1_500, "durable \(w.durableSequence) of \(last) before the 10 s interval")
+        #expect(w.statistics.pendingBytes < 64 << 10, "\(w.statistics.pendingBytes) bytes still waiting")
+        #expect(w.statistics.commits >= 1)
+        try await w.close()
+        #expect(try JournalReader(directory: dir.journal).points(of: trip).count == 4_000)
+    }
+
     /// fsyncgate: after an fdatasync error the segment is abandoned (never synced again), the
     /// error is visible, and the same records land durably in a new segment.
     @Test func fsyncErrorStartsNewSegment() async throws {
