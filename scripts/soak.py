@@ -91,8 +91,15 @@ class Replays:
                 except ProcessLookupError:
                     pass
             if self.proc is not None:
-                self.proc.terminate()
-                self.proc.wait()
+                # The replay ends by itself once its gpsd is gone. A SIGTERM that lands while
+                # it cleans up can livelock gps.fake (its handler re-enters cleanup inside a
+                # Popen.wait and polls forever): seen once as a test run stalled for 9 min.
+                # So only a replay that has not ended after 5 s is killed.
+                try:
+                    self.proc.wait(timeout=5)
+                except subprocess.TimeoutExpired:
+                    self.proc.kill()
+                    self.proc.wait()
                 self.proc = None
 
     def stop(self):
