@@ -34,15 +34,21 @@ final class FlakyFileSystem: JournalFileSystem, @unchecked Sendable {
 }
 
 @Suite struct GroupCommitTests {
+    /// A writer on `dir` with the given commit interval and one trip started.
+    static func writerWithTrip(_ dir: TempDir, commitInterval: Duration) throws -> (JournalWriter, TripID) {
+        let config = JournalConfiguration(directory: dir.journal, stateDirectory: dir.path, commitInterval: commitInterval)
+        let w = try JournalWriter.open(config, logger: quietLogger)
+        let trip = w.nextTripID()
+        try w.append(.tripStarted(TripStarted(id: trip, reason: "manual", monotonicNanoseconds: 0, bootID: "b")))
+        return (w, trip)
+    }
+
     /// One fdatasync per interval while points flow at 100 Hz (10 ms commit interval here
     /// instead of 5 s: the ratio, syncs per interval, is what is checked).
     @Test func oneSyncPerInterval() async throws {
         let dir = TempDir()
         defer { dir.cleanup() }
-        let config = JournalConfiguration(directory: dir.journal, stateDirectory: dir.path, commitInterval: .milliseconds(50))
-        let w = try JournalWriter.open(config, logger: quietLogger)
-        let trip = w.nextTripID()
-        try w.append(.tripStarted(TripStarted(id: trip, reason: "manual", monotonicNanoseconds: 0, bootID: "b")))
+        let (w, trip) = try Self.writerWithTrip(dir, commitInterval: .milliseconds(50))
         let before = w.statistics.syncs
         let start = ContinuousClock.now
         var slow = 0
@@ -67,10 +73,7 @@ final class FlakyFileSystem: JournalFileSystem, @unchecked Sendable {
     @Test func tripEndCommitsAtOnce() async throws {
         let dir = TempDir()
         defer { dir.cleanup() }
-        let config = JournalConfiguration(directory: dir.journal, stateDirectory: dir.path, commitInterval: .seconds(10))
-        let w = try JournalWriter.open(config, logger: quietLogger)
-        let trip = w.nextTripID()
-        try w.append(.tripStarted(TripStarted(id: trip, reason: "manual", monotonicNanoseconds: 0, bootID: "b")))
+        let (w, trip) = try Self.writerWithTrip(dir, commitInterval: .seconds(10))
         try w.append(.points(trip, [testPoint(1)]))
         let seq = try w.append(.tripEnded(TripEnded(id: trip, reason: "manual", summary: .zero)))
         // Poll synchronously: the CPU-heavy crash suites may keep the cooperative pool busy,
@@ -90,10 +93,7 @@ final class FlakyFileSystem: JournalFileSystem, @unchecked Sendable {
     @Test func aBurstCommitsBySizeBeforeTheInterval() async throws {
         let dir = TempDir()
         defer { dir.cleanup() }
-        let config = JournalConfiguration(directory: dir.journal, stateDirectory: dir.path, commitInterval: .seconds(10))
-        let w = try JournalWriter.open(config, logger: quietLogger)
-        let trip = w.nextTripID()
-        try w.append(.tripStarted(TripStarted(id: trip, reason: "manual", monotonicNanoseconds: 0, bootID: "b")))
+        let (w, trip) = try Self.writerWithTrip(dir, commitInterval: .seconds(10))
         var last: UInt64 = 0
         for i in 0..<4_000 { last = try w.append(.points(trip, [testPoint(i)])) }
         // Polled synchronously, as in tripEndCommitsAtOnce.
