@@ -12,7 +12,8 @@
 # scratch path). Seeds: fuzz/corpus/HARNESS (in the repo, small); what the run adds goes to
 # .build-fuzz/corpus/HARNESS and is kept between runs. A crash, a hang (> 10 s on one input),
 # more than 2 GiB RSS or a single allocation over 256 MiB stops the run: the input is saved
-# in .build-fuzz/crashes/HARNESS/ and the script exits 1. Prints one line per harness:
+# in .build-fuzz/crashes/HARNESS/ and the script exits 1; so does a run with no coverage
+# feedback (a blind fuzzer). Prints one line per harness:
 #   fuzz: HARNESS: N inputs in S s (E exec/s), coverage C, features F, corpus K, crashes 0
 # Add a crash input to fuzz/corpus/HARNESS once fixed: the ordinary test run replays it.
 set -euo pipefail
@@ -23,8 +24,12 @@ harnesses=("$@")
 [ ${#harnesses[@]} -eq 0 ] && harnesses=(control json config segment)
 scratch=.build-fuzz
 
+# SwiftPM's --sanitize=fuzzer --sanitize=address reach swiftc as two options, and swiftc 6.3
+# (WMO, -num-threads) then instruments for the last one only: the parsers got ASan but no
+# coverage counters, and libFuzzer ran blind (no `cov:`). So one -sanitize=fuzzer,address comes
+# last; --sanitize=fuzzer stays for SwiftPM's own handling of the executable's entry point.
 swift build -c release --product logbook-fuzz --scratch-path "$scratch" \
-    --sanitize=fuzzer --sanitize=address -Xswiftc -DLOGBOOK_FUZZ 2>&1 | grep -v "Cannot export local symbol" | tail -3
+    --sanitize=fuzzer -Xswiftc -sanitize=fuzzer,address -Xswiftc -DLOGBOOK_FUZZ 2>&1 | grep -v "Cannot export local symbol" | tail -3
 bin="$(swift build -c release --scratch-path "$scratch" --show-bin-path)/logbook-fuzz"
 
 status=0
@@ -47,13 +52,16 @@ for h in "${harnesses[@]}"; do
     ft=$(sed -n 's/.*ft: \([0-9]*\).*/\1/p' <<<"$last")
     corpus=$(find "$scratch/corpus/$h" -type f | wc -l)
     crashes=$(find "$scratch/crashes/$h" -type f | wc -l)
-    # No "cov:" on libFuzzer's status line: no instrumented edge was reached, the fuzzing ran
-    # blind. Seen once with a .build-fuzz left from older builds (README, "Fuzzing").
-    if [ -z "$cov" ] || [ "$cov" = 0 ]; then
-        echo "fuzz: $h: WARNING no coverage feedback: rebuild from clean (rm -rf $scratch) and run again" >&2
-    fi
+    # No "cov:" on libFuzzer's status line: no instrumented edge was reached and the run was
+    # blind (the build lost its coverage instrumentation; see the swift build above): a failure.
+    blind=0
+    if [ -z "$cov" ] || [ "$cov" = 0 ]; then blind=1; fi
     printf 'fuzz: %s: %d inputs in %.0f s (%.0f exec/s), coverage %s, features %s, corpus %d, crashes %d\n' \
         "$h" "$runs" "$elapsed" "$(awk -v r="$runs" -v e="$elapsed" 'BEGIN {print r / e}')" "${cov:-0}" "${ft:-0}" "$corpus" "$crashes"
+    if [ $blind -eq 1 ]; then
+        echo "fuzz: $h: FAILED no coverage feedback (is logbook-fuzz instrumented? readelf -S: __sancov_cntrs)" >&2
+        status=1
+    fi
     if [ $rc -ne 0 ] || [ "$crashes" -ne 0 ]; then
         echo "fuzz: $h: FAILED (exit $rc); log $log, inputs in $scratch/crashes/$h/" >&2
         grep -E 'ERROR|Fatal error|SUMMARY|deadly signal|timeout|out-of-memory|malloc' "$log" | head -5 >&2 || true

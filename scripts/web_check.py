@@ -43,6 +43,16 @@ def browser():
     return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
 
 
+def submit(driver, element, seconds=30):
+    """Clicks a button or link that loads a new page and waits until the old page is gone.
+
+    Without this a following wait can find an element of the old page (the Live page has
+    #start hidden while a trip runs) and ask whether it is displayed just as the page unloads:
+    Chromium then answers with a JavaScript error, which a WebDriverWait does not retry."""
+    element.click()
+    WebDriverWait(driver, seconds).until(ec.staleness_of(element))
+
+
 def fail(check, why):
     print(f"web-browser: {check}: FAIL {why}", flush=True)
     sys.exit(1)
@@ -61,7 +71,7 @@ def live(driver, base, shots):
     driver.get(base + "/")
     wait.until(ec.visibility_of_element_located((By.ID, "start")))
     Select(driver.find_element(By.ID, "vehicle")).select_by_value("golf")
-    driver.find_element(By.ID, "start").click()
+    submit(driver, driver.find_element(By.ID, "start"))
     wait.until(ec.visibility_of_element_located((By.ID, "stop")))
     wait.until(lambda d: distance_km(d) > 0)
     first, t0 = distance_km(driver), time.monotonic()
@@ -72,7 +82,7 @@ def live(driver, base, shots):
     driver.save_screenshot(f"{shots}/web-live.png")
     print(f"web-browser: live: ok Start, then the page's distance rose {first:.2f} → {last:.2f} km in {t1 - t0:.1f} s "
           "without a reload (SSE)", flush=True)
-    driver.find_element(By.ID, "stop").click()
+    submit(driver, driver.find_element(By.ID, "stop"))
     wait.until(ec.visibility_of_element_located((By.ID, "start")))
     notices = driver.find_elements(By.CSS_SELECTOR, ".notice")
     notice = notices[0].text if notices else ""
@@ -90,7 +100,7 @@ def trips(driver, base, shots):
     driver.get(base + "/trips")
     link = wait.until(ec.element_to_be_clickable((By.CSS_SELECTOR, '#trips a[href="/trips/1"]')))
     driver.save_screenshot(f"{shots}/web-trips.png")
-    link.click()
+    submit(driver, link)
     picture = wait.until(ec.presence_of_element_located((By.ID, "picture")))
     wait.until(lambda d: d.execute_script("return arguments[0].complete && arguments[0].naturalWidth", picture) > 0)
     size = driver.execute_script("return [arguments[0].naturalWidth, arguments[0].naturalHeight]", picture)
@@ -110,7 +120,7 @@ def fill_up(driver, wait, odometer, litres, price):
         box = driver.find_element(By.ID, field)
         box.clear()
         box.send_keys(value)
-    driver.find_element(By.CSS_SELECTOR, "#fuel-form button[type=submit]").click()
+    submit(driver, driver.find_element(By.CSS_SELECTOR, "#fuel-form button[type=submit]"))
     wait.until(ec.visibility_of_element_located((By.ID, "notice")))
     return driver.find_element(By.ID, "notice")
 
@@ -148,7 +158,7 @@ def garage(driver, base, shots):
     form = wait.until(ec.visibility_of_element_located((By.ID, "class-form")))
     Select(driver.find_element(By.ID, "class-class")).select_by_value("business")
     driver.find_element(By.ID, "class-purpose").send_keys("Client visit")
-    form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+    submit(driver, form.find_element(By.CSS_SELECTOR, "button[type=submit]"))
     wait.until(lambda d: "business" in d.find_element(By.ID, "class-now").text)
     code, body = status(base + "/api/trips/1")
     year = json.loads(body)["started_at"][:4]
@@ -157,7 +167,7 @@ def garage(driver, base, shots):
     if not business or business.startswith("0.00"):
         fail("report", f"the business total of {year} is {business!r} after classifying trip 1")
     driver.save_screenshot(f"{shots}/web-report.png")
-    driver.find_element(By.ID, "report-print").click()
+    submit(driver, driver.find_element(By.ID, "report-print"))
     wait.until(lambda d: "Mileage report" in d.find_element(By.TAG_NAME, "h1").text)
     if "Client visit" not in driver.page_source:
         fail("report", "the printable report does not show the purpose typed on the trip page")
@@ -191,11 +201,11 @@ def auth(driver, base, password):
     if "/login" not in driver.current_url:
         fail("auth", f"/trips without login did not redirect to the login page: {driver.current_url}")
     driver.find_element(By.ID, "password").send_keys("wrong-password")
-    driver.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
+    submit(driver, driver.find_element(By.CSS_SELECTOR, "form button[type=submit]"))
     wait.until(ec.visibility_of_element_located((By.CSS_SELECTOR, ".notice.bad")))
     refused = driver.find_element(By.CSS_SELECTOR, ".notice.bad").text
     driver.find_element(By.ID, "password").send_keys(password)
-    driver.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
+    submit(driver, driver.find_element(By.CSS_SELECTOR, "form button[type=submit]"))
     wait.until(lambda d: d.current_url.endswith("/trips"))
     cookie = driver.get_cookie("logbook_session") or {}
     if not cookie.get("httpOnly") or cookie.get("sameSite") != "Strict":
