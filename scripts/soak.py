@@ -161,7 +161,10 @@ def sample(pid):
         rss = int(fields["VmRSS"].split()[0])
         threads = int(fields["Threads"])
         fds = len(os.listdir(f"/proc/{pid}/fd"))
-        return rss, fds, threads
+        # Heap and stacks (RssAnon) apart from pages of the binary and libraries (RssFile):
+        # a leak grows the first; code touched for the first time, the second.
+        anon, file = int(fields["RssAnon"].split()[0]), int(fields["RssFile"].split()[0])
+        return rss, fds, threads, anon, file
     except (OSError, KeyError, ValueError):
         return None
 
@@ -297,8 +300,11 @@ vehicle = "soak"
     # The shape, not only the ends: RSS at each tenth of the run (a leak climbs steadily,
     # code and caches touched once level off).
     if len(rss) > base + 10:
-        tenths = [rss[base + (len(rss) - 1 - base) * k // 10] for k in range(11)]
-        print(f"soak: RSS KiB at each tenth of the run: {' '.join(str(v) for v in tenths)}")
+        def tenths(values):
+            return " ".join(str(values[base + (len(values) - 1 - base) * k // 10]) for k in range(11))
+        print(f"soak: RSS KiB at each tenth of the run: {tenths(rss)}")
+        print(f"soak: of which anonymous (heap, stacks): {tenths([s[3] for s in samples])}")
+        print(f"soak: of which file-backed (code, data): {tenths([s[4] for s in samples])}")
     print(f"soak: trips started {started}, closed {ended}; {trips_line}; verify: {verify_line}; "
           f"restart: {'clean' if 'journal opened' in restart_out and 'recovered after' not in restart_out else 'RECOVERED'}")
     if fds[base:] and fds[-1] > fds[base] + 2:
