@@ -47,8 +47,8 @@ def submit(driver, element, seconds=30):
     """Clicks a button or link that loads a new page and waits until the old page is gone.
 
     Without this a following wait can find an element of the old page (the Live page has
-    #start hidden while a trip runs) and ask whether it is displayed just as the page unloads:
-    Chromium then answers with a JavaScript error, which a WebDriverWait does not retry."""
+    #start hidden while a trip runs) and ask whether it is displayed just as the page unloads;
+    Chromium can answer that with an error a WebDriverWait does not retry (only stale elements)."""
     element.click()
     WebDriverWait(driver, seconds).until(ec.staleness_of(element))
 
