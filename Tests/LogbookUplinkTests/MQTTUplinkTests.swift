@@ -48,12 +48,23 @@ import Testing
             let v = received.values[device]?[seq]
             #expect(v?.0 == p.latitude && v?.1 == p.longitude, "seq \(seq)")
         }
-        // Home Assistant: every entity's discovery payload, checked against the schema.
+        // Home Assistant: every entity's discovery payload, checked against the schema. The live
+        // publisher announces a vehicle on its next tick (every 0.25 s) after the sink's ledger
+        // learns of it, so discovery and the state may follow the last point: wait for them.
+        let expected = HADiscovery.entities.filter { $0.source != .garage }.count
+        func vehicleState(_ messages: [(Double, String, String)]) -> JSONValue? {
+            messages.last { $0.1 == "logbook/\(device)/vehicle/golf/state" }.flatMap { try? JSONValue.parse($0.2) }
+        }
+        _ = await eventually(.seconds(10)) {
+            let m = sub.messages
+            return m.filter { $0.1.hasPrefix("homeassistant/") }.count >= expected
+                && vehicleState(m)?["odometer_km"]?.doubleValue ?? 0 > 12_000
+        }
         let messages = sub.messages
-        let state = messages.last { $0.1 == "logbook/\(device)/vehicle/golf/state" }.flatMap { try? JSONValue.parse($0.2) }
+        let state = vehicleState(messages)
         #expect(state?["odometer_km"]?.doubleValue ?? 0 > 12_000, "odometer estimate = entry + trip")
         let configs = messages.filter { $0.1.hasPrefix("homeassistant/") }
-        #expect(configs.count == HADiscovery.entities.filter { $0.source != .garage }.count)
+        #expect(configs.count == expected)
         for c in configs {
             let problems = HASchema.problems(topic: c.1, payload: c.2, state: state, location: nil)
             #expect(problems.isEmpty, "\(c.1): \(problems)")
