@@ -10,10 +10,10 @@ let total = Int(CommandLine.arguments.dropFirst().first ?? "") ?? 60_000
 let (stream, feed) = AsyncStream<Int>.makeStream(bufferingPolicy: .unbounded)
 
 final class Semaphore: @unchecked Sendable {
-    private var s = sem_t()
-    init() { sem_init(&s, 0, 0) }
-    func signal() { sem_post(&s) }
-    func wait() { sem_wait(&s) }
+    private let s = UnsafeMutablePointer<sem_t>.allocate(capacity: 1)  // a fixed address
+    init() { sem_init(s, 0, 0) }
+    func signal() { sem_post(s) }
+    func wait() { sem_wait(s) }
 }
 
 var reader = pthread_t()
