@@ -21,7 +21,9 @@ import Testing
         return try JournalWriter.open(config, logger: quietLogger)
     }
 
-    /// A journal of two writer lives (two segments), several commits, each with a checkpoint.
+    /// A journal of two writer lives (two segments), several commits, each with a checkpoint
+    /// (at least 2 × 4: each life's commits after the first, which may come within 1 ms of
+    /// opening, and its trip end).
     func makeJournal(_ dir: TempDir, lives: Int = 2, commits: Int = 4) async throws -> Int {
         var n = 0
         for _ in 0..<lives {
@@ -32,6 +34,9 @@ import Testing
                 _ = try w.append(.points(id, (n..<(n + 25)).map(testPoint)))
                 n += 25
                 try await w.sync()
+                // A checkpoint is due when 1 ms has passed since the last one was taken; a
+                // commit on a fast disk can take less, so wait to make every commit carry one.
+                try await Task.sleep(for: .milliseconds(2))
             }
             _ = try w.append(.tripEnded(TripEnded(id: id, reason: "manual", summary: .zero)))
             try await w.close()
