@@ -68,14 +68,6 @@ final class FillableFileSystem: JournalFileSystem, @unchecked Sendable {
         return out
     }
 
-    /// `sync()` once the disk has room again; a commit attempt that was already under way
-    /// may still fail (waitDurable's contract: wait again), so retry a few times.
-    static func syncAfterSpaceReturned(_ w: JournalWriter) async throws {
-        for attempt in 1...5 {
-            do { return try await w.sync() } catch JournalError.commitFailed where attempt < 5 { continue }
-        }
-    }
-
     static func waitUntil(_ condition: () -> Bool) async {
         let deadline = ContinuousClock.now + .seconds(10)
         while !condition(), ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(5)) }
@@ -99,7 +91,7 @@ final class FillableFileSystem: JournalFileSystem, @unchecked Sendable {
         #expect(waiting.diskFull && waiting.pendingRecords > 0 && waiting.lastError != nil)
         #expect(w.durableSequence == durable, "nothing can be durable without a segment")
         fs.full.withLock { $0 = false }
-        try await Self.syncAfterSpaceReturned(w)
+        try await w.syncAfterFaultCleared()
         #expect(!w.statistics.diskFull && w.statistics.lastError == nil && w.statistics.droppedPoints == 0)
         try await w.close()
         let after = try Self.snapshot(dir)
@@ -140,7 +132,7 @@ final class FillableFileSystem: JournalFileSystem, @unchecked Sendable {
         #expect(attempts <= intervals + 3, "\(attempts) attempts in \(intervals) intervals")
         fs.full.withLock { $0 = false }
         try w.append(Self.ended(id, points: 9_000))
-        try await Self.syncAfterSpaceReturned(w)
+        try await w.syncAfterFaultCleared()
         try await w.close()
         #expect(w.statistics.segmentsCreated > segments)
         let points = try JournalReader(directory: dir.journal).points(of: id)
@@ -171,7 +163,7 @@ final class FillableFileSystem: JournalFileSystem, @unchecked Sendable {
         print("journal-disk-full: buffer memory: one hour at 1 Hz (3,600 points) holds \(held / 1024) KiB of heap (\(held / 3_600) bytes/point; \(encoded / 1024) KiB as encoded; the default limit is \(JournalConfiguration.backlogBytes(forPoints: 3_600) / 1024) KiB as encoded)")
         #expect(held > 3_600 * 26 && held < 3_600 * 400, "\(held) bytes")
         fs.full.withLock { $0 = false }
-        try await Self.syncAfterSpaceReturned(w)
+        try await w.syncAfterFaultCleared()
         try await w.close()
     }
 
@@ -209,7 +201,7 @@ final class FillableFileSystem: JournalFileSystem, @unchecked Sendable {
         try w.append(Self.ended(id, points: 1_000 - refused))
         #expect(refused > 600 && w.statistics.droppedPoints == refused)
         fs.full.withLock { $0 = false }
-        try await Self.syncAfterSpaceReturned(w)
+        try await w.syncAfterFaultCleared()
         try await w.close()
         let trip = try #require(try JournalReader(directory: dir.journal).trips().last)
         #expect(trip.id == id && trip.state == .closed)
@@ -239,7 +231,7 @@ final class FillableFileSystem: JournalFileSystem, @unchecked Sendable {
         let w = try JournalWriter.open(Self.config(dir), logger: quietLogger, fileSystem: fs)
         #expect(w.recovery.diskFull && w.recovery.wasUnclean && w.recovery.closedTrips.count == 1)
         fs.full.withLock { $0 = false }
-        try await Self.syncAfterSpaceReturned(w)
+        try await w.syncAfterFaultCleared()
         try await w.close()
         let trips = try JournalReader(directory: dir.journal).trips()
         #expect(trips.count == 1 && trips.first?.endReason == "recovered", "\(trips)")

@@ -128,7 +128,7 @@ final class FlakyFileSystem: JournalFileSystem, @unchecked Sendable {
         try await Task.sleep(for: .milliseconds(150))
         #expect(w.durableSequence == durableBefore)
         fs.failSync.store(false, ordering: .relaxed)
-        try await w.sync()
+        try await w.syncAfterFaultCleared()
         #expect(w.durableSequence >= seq)
         #expect(w.statistics.lastError == nil)
         fs.failWrite.store(true, ordering: .relaxed)
@@ -136,7 +136,7 @@ final class FlakyFileSystem: JournalFileSystem, @unchecked Sendable {
         await #expect(throws: JournalError.self) { try await w.waitDurable(seq2) }
         try await Task.sleep(for: .milliseconds(150))
         fs.failWrite.store(false, ordering: .relaxed)
-        try await w.sync()
+        try await w.syncAfterFaultCleared()
         try w.append(.tripEnded(TripEnded(id: trip, reason: "manual", summary: .zero)))
         try await w.close()
         #expect(try JournalReader(directory: dir.journal).points(of: trip) == (0..<12).map(testPoint))

@@ -70,3 +70,15 @@ func heapBytesInUse() -> Int {
     return value("<system type=\"current\"") + value("<total type=\"mmap\"") - value("<total type=\"fast\"")
         - value("<total type=\"rest\"")
 }
+
+extension JournalWriter {
+    /// `sync()` once a test has cleared an injected fault (a full disk, a failing write or
+    /// `fdatasync`). A retry commit already under way may have met the fault and still fail
+    /// the waiter (waitDurable's contract: wait again), so try a few times; a writer that
+    /// never recovers still throws.
+    func syncAfterFaultCleared() async throws {
+        for attempt in 1...5 {
+            do { return try await sync() } catch JournalError.commitFailed where attempt < 5 { continue }
+        }
+    }
+}
