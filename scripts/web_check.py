@@ -24,6 +24,7 @@ import urllib.request
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException, WebDriverException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as ec
 from selenium.webdriver.support.ui import Select, WebDriverWait
@@ -43,14 +44,29 @@ def browser():
     return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
 
 
-def submit(driver, element, seconds=30):
-    """Clicks a button or link that loads a new page and waits until the old page is gone.
+def waiting(driver, seconds):
+    """A wait whose conditions may meet an element that is not there yet, or one that a page
+    script replaced: both are retried until the time is up."""
+    return WebDriverWait(driver, seconds, ignored_exceptions=(NoSuchElementException, StaleElementReferenceException))
 
-    Without this a following wait can find an element of the old page (the Live page has
-    #start hidden while a trip runs) and ask whether it is displayed just as the page unloads;
-    Chromium can answer that with an error a WebDriverWait does not retry (only stale elements)."""
+
+def submit(driver, element, seconds=30):
+    """Clicks a button or link that loads a new page and waits until the new page has loaded.
+
+    The old page is marked first (a property on its window object, which a new document does
+    not have); the wait then asks the browser for that mark until a fully loaded document
+    without it answers. It never asks about an element of the old page: an element of a page
+    being unloaded can make Chromium answer "Node with given id does not belong to the
+    document", an error a staleness wait does not retry. Errors while the navigation is in
+    flight are retried, the wait ends on the new page's own state."""
+    driver.execute_script("window.__logbookOldPage = true")
     element.click()
-    WebDriverWait(driver, seconds).until(ec.staleness_of(element))
+
+    def new_page_loaded(d):
+        return d.execute_script(
+            "return window.__logbookOldPage !== true && document.readyState === 'complete'")
+
+    WebDriverWait(driver, seconds, ignored_exceptions=(WebDriverException,)).until(new_page_loaded)
 
 
 def fail(check, why):
@@ -67,7 +83,7 @@ def distance_km(driver):
 
 
 def live(driver, base, shots):
-    wait = WebDriverWait(driver, 60)
+    wait = waiting(driver, 60)
     driver.get(base + "/")
     wait.until(ec.visibility_of_element_located((By.ID, "start")))
     Select(driver.find_element(By.ID, "vehicle")).select_by_value("golf")
@@ -96,7 +112,7 @@ def live(driver, base, shots):
 
 
 def trips(driver, base, shots):
-    wait = WebDriverWait(driver, 30)
+    wait = waiting(driver, 30)
     driver.get(base + "/trips")
     link = wait.until(ec.element_to_be_clickable((By.CSS_SELECTOR, '#trips a[href="/trips/1"]')))
     driver.save_screenshot(f"{shots}/web-trips.png")
@@ -126,7 +142,7 @@ def fill_up(driver, wait, odometer, litres, price):
 
 
 def garage(driver, base, shots):
-    wait = WebDriverWait(driver, 30)
+    wait = waiting(driver, 30)
     driver.base = base
     notice = fill_up(driver, wait, "12345", "40.5", "72.10")
     if "good" not in notice.get_attribute("class"):
@@ -185,7 +201,7 @@ def status(url, headers=None, data=None, method=None):
 
 
 def auth(driver, base, password):
-    wait = WebDriverWait(driver, 30)
+    wait = waiting(driver, 30)
     code, body = status(base + "/api/live")
     if code != 401 or json.loads(body)["error"]["code"] != "unauthorized":
         fail("auth", f"/api/live without login: {code} {body[:120]!r}")
