@@ -1,15 +1,16 @@
 // SPDX-License-Identifier: MIT
 import Foundation
-import LogbookCore
 import LogbookConfig
+import LogbookCore
 import LogbookDaemon
 import LogbookGPSD
-import Logging
+import LogbookSettings
 import LogbookTestSupport
+import Logging
 import Testing
 
 @Suite struct ConfigurationTests {
-    func load(_ toml: String?, env: [String: String] = [:], overrides: DaemonConfiguration.Overrides = .init()) throws -> DaemonConfiguration {
+    func load(_ toml: String?, env: [String: String] = [:], overrides: Settings.Overrides = .init()) throws -> Settings {
         let dir = try TemporaryDirectory("cfg")
         defer { dir.remove() }
         var file: String?
@@ -17,7 +18,7 @@ import Testing
             file = dir.file("logbookd.toml")
             try toml.write(toFile: dir.file("logbookd.toml"), atomically: true, encoding: .utf8)
         }
-        return try DaemonConfiguration.load(file: file, environment: env, overrides: overrides)
+        return try Settings.load(file: file, environment: env, overrides: overrides)
     }
 
     func error(_ toml: String?, env: [String: String] = [:]) -> ConfigError? {
@@ -34,7 +35,7 @@ import Testing
     @Test func shippedConfigFileLoadsWithItsDocumentedDefaults() throws {
         let text = try String(contentsOfFile: TestPaths.packageRoot.appendingPathComponent("config/logbookd.toml").path, encoding: .utf8)
         let c = try load(text)
-        let d = DaemonConfiguration()
+        let d = Settings()
         #expect(c.gpsd == d.gpsd)
         #expect(c.stateDirectory == d.stateDirectory)
         #expect(c.runtimeDirectory == d.runtimeDirectory)
@@ -132,7 +133,7 @@ import Testing
 
     @Test func missingNamedFileIsAnError() throws {
         do {
-            _ = try DaemonConfiguration.load(file: "/nonexistent/logbookd.toml", environment: [:])
+            _ = try Settings.load(file: "/nonexistent/logbookd.toml", environment: [:])
             Issue.record("a missing --config file must be an error")
         } catch {
             #expect(error.file == "/nonexistent/logbookd.toml")

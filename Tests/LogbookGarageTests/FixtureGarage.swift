@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 import LogbookCore
 import LogbookGarage
+import LogbookRecords
 
 /// The hand-computed fixture garage (`docs/garage.md` shows the same numbers): two vehicles,
 /// EUR, CHF and USD, partial, missed, voided, amended and out-of-order fills.

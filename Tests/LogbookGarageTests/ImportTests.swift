@@ -2,6 +2,7 @@
 import Foundation
 import LogbookCore
 import LogbookGarage
+import LogbookRecords
 import Testing
 
 @Suite struct ImportTests {

@@ -8,6 +8,7 @@ import Logging
 import Testing
 
 @testable import LogbookWeb
+import LogbookRecords
 
 /// The Dashboard, Garage and Report over the real index of a real journal holding the Munich
 /// trip and garage entries as logbookd records them: the KPIs, fuel list, service state and

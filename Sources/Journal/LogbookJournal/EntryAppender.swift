@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: MIT
+package import LogbookCore
+package import LogbookRecords
+internal import Logging
+
+/// Appends validated garage entries to the journal **without a daemon**: the CLI's path when
+/// logbookd is not running. It takes the journal's writer lock for the moment of the write
+/// (so it needs the signing key: root or the `logbook` user), appends and closes, which
+/// waits until the entries are durable.
+package enum EntryAppender {
+    /// Why the direct write did not happen.
+    package enum Failure: Error, CustomStringConvertible {
+        /// Another writer (logbookd, or another `logbook` writing) holds the lock.
+        case locked(String)
+        /// Anything else: permissions, the key, I/O.
+        case failed(String)
+
+        package var description: String {
+            switch self {
+            case .locked(let why), .failed(let why): why
+            }
+        }
+    }
+
+    /// Appends `entries` in order; returns their sequence numbers once durable. Retries the
+    /// lock for `lockWait` seconds (another CLI writer holds it for a few ms).
+    package static func append(
+        _ entries: [GarageEntry], recordedAt: GPSTime, journalDirectory: String, stateDirectory: String, lockWait: Double = 5
+    ) async throws(Failure) -> [UInt64] {
+        let journal = JournalConfiguration(
+            directory: journalDirectory, stateDirectory: stateDirectory, commitInterval: .milliseconds(50))
+        var waited = 0.0
+        let writer: JournalWriter
+        while true {
+            do {
+                writer = try JournalWriter.open(journal, logger: Logger(label: "logbook.garage", factory: { _ in SwiftLogNoOpLogHandler() }))
+                break
+            } catch JournalError.locked(let directory, let pid) {
+                guard waited < lockWait else {
+                    throw .locked("another process\(pid.map { " (pid \($0))" } ?? "") holds the journal \(directory)")
+                }
+                try? await Task.sleep(for: .milliseconds(50))
+                waited += 0.05
+            } catch {
+                throw .failed(Self.explain(error, directory: journalDirectory))
+            }
+        }
+        var sequences: [UInt64] = []
+        do {
+            for entry in entries { sequences.append(try writer.append(.entry(UserEntry(entry, recordedAt: recordedAt)))) }
+            try await writer.close()
+        } catch {
+            try? await writer.close()
+            throw .failed("the entry was not recorded: \(error)")
+        }
+        return sequences
+    }
+
+    private static func explain(_ error: any Error, directory: String) -> String {
+        let text = "\(error)"
+        let denied = text.contains("ermission denied") || text.contains("EACCES") || text.contains("Operation not permitted")
+        return denied
+            ? "cannot write the journal \(directory) (\(text)): without a running logbookd, writing needs root or the logbook user (sudo -u logbook logbook …)"
+            : "cannot write the journal \(directory): \(text)"
+    }
+}
