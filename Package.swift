@@ -85,6 +85,9 @@ let package = Package(
         module("Core", "LogbookRecords", ["LogbookCore"]),
 
         // ── Platform: system calls and C libraries ──
+        // The one place for POSIX system calls every process shares: named threads, the condition
+        // lock, atomic file replace, system errors, hex. Foundation-free, for logbookd.
+        module("Platform", "LogbookPOSIX"),
         // SHA-256 and Ed25519 for the journal through libsodium (swift-crypto's BoringSSL stays
         // out of logbookd).
         cModule("Platform", "CLogbookSodium", pkgConfig: "libsodium", apt: ["libsodium-dev"]),
