@@ -79,7 +79,7 @@ let package = Package(
         module("Core", "LogbookConfig"),
         // The shared configuration schema every process reads from that file: directories,
         // vehicles, sources, privacy zones, trip detection, hooks (one parser, one set of rules).
-        module("Core", "LogbookSettings", ["LogbookConfig", "LogbookCore", log]),
+        module("Core", "LogbookSettings", ["LogbookConfig", "LogbookCore", "LogbookRecords", log]),
         // The typed schema of what a person enters (vehicles, fuel, odometer, service, places,
         // classifications, trip corrections): fields, validation, JSON coding, the write commands.
         module("Core", "LogbookRecords", ["LogbookCore"]),
@@ -115,9 +115,9 @@ let package = Package(
 
         // ── Projections: built from the journal ──
         // The trip index: a rebuildable SQLite projection of the journal (GRDB).
-        module("Projections", "LogbookStore", ["LogbookCore", "LogbookConfig", "LogbookJournal", grdb]),
+        module("Projections", "LogbookStore", ["LogbookCore", "LogbookConfig", "LogbookRecords", "LogbookJournal", grdb]),
         // Offline place names (the GeoNames bundle, memory-mapped) and named places.
-        module("Projections", "LogbookPlaces", ["LogbookCore"]),
+        module("Projections", "LogbookPlaces", ["LogbookCore", "LogbookRecords"]),
         // GPX/GeoJSON/CSV and the trip picture: pure Swift, no Foundation.
         module("Projections", "LogbookExport", ["LogbookCore"]),
         // Entry fields and validation, the garage projection, economy, KPIs and the report.
@@ -169,8 +169,8 @@ let package = Package(
         module(
             "Apps", "LogbookWeb",
             [
-                "LogbookCore", "LogbookConfig", "LogbookRecords", "LogbookControl", "LogbookStore", "LogbookExport",
-                "LogbookGarage", "LogbookGarageStore", "LogbookPlaces",
+                "LogbookCore", "LogbookConfig", "LogbookSettings", "LogbookRecords", "LogbookControl", "LogbookStore",
+                "LogbookExport", "LogbookGarage", "LogbookGarageStore", "LogbookPlaces",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -46,7 +46,7 @@ import Testing
         let parsed = try FuelImport(text: try Self.fixture("lubelogger-bad.csv"), format: .lubelogger, options: .init(vehicle: "golf", currency: "EUR", dateOrder: .mdy))
         #expect(parsed.problems.map(\.line) == [3, 4, 6])
         #expect(parsed.problems.map(\.message) == ["not a date: 13/40/2026 (read as mdy)", "odometer is not a number: ten thousand", "IsFillToFull is not true/false: Maybe"])
-        #expect(throws: GarageProblem("bad_request", "line 1: not a fuelly export (needs the columns fuelup_date, odometer, gallons or litres, price)")) {
+        #expect(throws: EntryProblem("bad_request", "line 1: not a fuelly export (needs the columns fuelup_date, odometer, gallons or litres, price)")) {
             try FuelImport(text: try Self.fixture("lubelogger-fuel.csv"), format: .fuelly, options: .init(vehicle: "golf", currency: "EUR"))
         }
     }

@@ -20,6 +20,7 @@ struct PipelineService: Service {
     let logger: Logger
     let configuration: Settings
     let journal: JournalWriter
+    let vehicles: VehicleRegistry
     let bootID: String
     let stall: StallSwitch
     /// Watchers on the control socket get every change at once (fix→watch latency).
@@ -31,7 +32,7 @@ struct PipelineService: Service {
 
     func run() async {
         var running = configuration
-        var recorder = TripRecorder(configuration: configuration, journal: journal, logger: logger, bootID: bootID)
+        var recorder = TripRecorder(configuration: configuration, journal: journal, vehicles: vehicles, logger: logger, bootID: bootID)
         var status = StatusLine(notifier: notifier)
         status.set("waiting for gpsd at \(configuration.gpsd)")
         await startup.wait(upTo: .seconds(5))

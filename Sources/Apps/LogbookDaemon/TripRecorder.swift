@@ -11,6 +11,8 @@ internal import Logging
 struct TripRecorder {
     private(set) var engine: TripEngine
     private let journal: JournalWriter
+    /// Names the vehicles in the live state and the hooks' environment.
+    private let vehicles: VehicleRegistry
     private var configuration: Settings
     private let logger: Logger
     private let bootID: String
@@ -29,9 +31,10 @@ struct TripRecorder {
     private var appendErrorLog = LogRateLimiter(interval: .seconds(60))
     private(set) var hooks: HookRunner?
 
-    init(configuration: Settings, journal: JournalWriter, logger: Logger, bootID: String) {
+    init(configuration: Settings, journal: JournalWriter, vehicles: VehicleRegistry, logger: Logger, bootID: String) {
         self.engine = TripEngine(configuration: configuration.trip)
         self.journal = journal
+        self.vehicles = vehicles
         self.configuration = configuration
         self.logger = logger
         self.bootID = bootID
@@ -161,7 +164,7 @@ struct TripRecorder {
         let vehicleID = s.vehicle ?? current?.vehicle
         return LiveState.TripBlock(
             id: id, active: active,
-            vehicle: configuration.vehicle(vehicleID) ?? vehicleID.map { Vehicle(id: $0, name: $0) },
+            vehicle: vehicles.vehicle(vehicleID) ?? vehicleID.map { Vehicle(id: $0, name: $0) },
             startedAt: s.startedAt, startReason: s.startReason.rawValue, durationSeconds: s.durationSeconds,
             distanceMeters: s.distanceMeters, speed: s.speedMetersPerSecond, maxSpeed: s.maxSpeedMetersPerSecond,
             averageSpeed: s.averageSpeedMetersPerSecond, points: s.points, endedAt: s.endedAt,
@@ -172,7 +175,7 @@ struct TripRecorder {
         var env = extra
         env["LOGBOOK_TRIP_ID"] = id.description
         env["LOGBOOK_TRIP_VEHICLE"] = vehicle ?? ""
-        env["LOGBOOK_TRIP_VEHICLE_NAME"] = configuration.vehicle(vehicle)?.name ?? vehicle ?? ""
+        env["LOGBOOK_TRIP_VEHICLE_NAME"] = vehicles.vehicle(vehicle)?.name ?? vehicle ?? ""
         return env
     }
 

@@ -161,7 +161,7 @@ struct TripsClassifyCommand: AsyncParsableCommand {
     @Flag(help: "Print the replies as JSON.") var json = false
 
     func validate() throws {
-        guard words.count >= 2, let last = words.last, GarageFields.tripClasses.contains(last.lowercased()) else {
+        guard words.count >= 2, let last = words.last, TripClassRecord.classes.contains(last.lowercased()) else {
             throw ValidationError("give one or more trip numbers, then business, private or commute")
         }
         for id in words.dropLast() where UInt64(id) == nil || id == "0" {

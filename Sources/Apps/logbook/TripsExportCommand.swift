@@ -3,6 +3,7 @@ import ArgumentParser
 import Foundation
 import LogbookCore
 import LogbookExport
+import LogbookRecords
 import LogbookSettings
 import LogbookStore
 
@@ -84,7 +85,7 @@ struct TripsExportCommand: AsyncParsableCommand {
             var options = ExportOptions(
                 createdAt: GPSTime(nanoseconds: Int64(Date().timeIntervalSince1970 * 1e9)),
                 units: units?.system ?? settings.units)
-            for v in settings.daemon.vehicles { options.vehicles[v.id] = v }
+            for v in settings.daemon.vehicles { options.vehicles[v.id] = v.vehicle }
             do {
                 try export(selection, from: index, options: options)
             } catch let error as TripIndexError {

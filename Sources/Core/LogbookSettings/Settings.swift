@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 public import LogbookConfig
 public import LogbookCore
+public import LogbookRecords
 public import Logging
 
 /// Everything `logbookd` is configured with. Defaults are the shipped `config/logbookd.toml`.
@@ -33,8 +34,8 @@ public struct Settings: Sendable {
     /// Test hook: journal segment size in KiB (`LOGBOOKD_DEBUG_SEGMENT_KIB`, 64–4096), so the
     /// disk-full test reaches a rotation quickly. Never set in production.
     public var debugSegmentKiB: Int?
-    /// `[[vehicle]]` entries.
-    public var vehicles: [Vehicle] = []
+    /// `[[vehicle]]` entries: they seed the vehicle registry (logbookd journals them).
+    public var vehicles: [ConfiguredVehicle] = []
     /// `[[source]]` entries: what starts and stops trips.
     public var sources: [SourceConfiguration] = []
     /// Trip detection (`[trip]`), DESIGN.md §5 defaults.
@@ -66,8 +67,6 @@ public struct Settings: Sendable {
     /// `[control] socket`, else `<runtime-dir>/control.sock`.
     public var controlSocketPath: String { controlSocket ?? runtimeDirectory + "/control.sock" }
 
-    /// The vehicle with `id`, if configured.
-    public func vehicle(_ id: String?) -> Vehicle? { id.flatMap { id in vehicles.first { $0.id == id } } }
 
     /// Command-line values that override the file and the environment.
     public struct Overrides: Equatable, Sendable {
@@ -106,7 +105,9 @@ public struct Settings: Sendable {
         return try load(root: root, source: file, environment: environment, overrides: Overrides())
     }
 
-    private static func load(
+    /// Loads from a file already parsed (the web app and the uplink read the same file for
+    /// their own tables too).
+    package static func load(
         root: ConfigValue?, source: String?, environment: [String: String], overrides: Overrides
     ) throws(ConfigError) -> Settings {
         var env = environment

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 internal import LogbookConfig
 public import LogbookCore
+internal import LogbookRecords
 
 /// One `[[source]]` entry: something in the car that tells the daemon a trip begins or ends.
 public struct SourceConfiguration: Sendable, Hashable {
@@ -73,17 +74,11 @@ extension Settings {
     /// Reads `[[vehicle]]` and `[[source]]`; every error names `vehicle[i].key` / `source[i].key`.
     mutating func readVehiclesAndSources(_ r: inout ConfigReader) throws(ConfigError) {
         for (path, t) in try r.tables("vehicle") {
-            var fields = TableFields(path: path, table: t, file: r.fileName)
-            let id = try fields.requiredString("id")
-            guard !vehicles.contains(where: { $0.id == id }) else {
-                throw ConfigError(key: "\(path).id", file: r.fileName, problem: "duplicate vehicle id \"\(id)\"")
+            let vehicle = try Self.vehicle(path: path, table: t, file: r.fileName)
+            guard !vehicles.contains(where: { $0.id == vehicle.id }) else {
+                throw ConfigError(key: "\(path).id", file: r.fileName, problem: "duplicate vehicle id \"\(vehicle.id)\"")
             }
-            let v = Vehicle(
-                id: id, name: try fields.string("name") ?? id, make: try fields.string("make"),
-                model: try fields.string("model"), year: try fields.integer("year", in: 1886...2100),
-                registration: try fields.string("registration"))
-            try fields.rejectUnknown()
-            vehicles.append(v)
+            vehicles.append(vehicle)
         }
         for (path, t) in try r.tables("source") {
             var fields = TableFields(path: path, table: t, file: r.fileName)
@@ -93,10 +88,9 @@ extension Settings {
                 throw ConfigError(key: "\(path).type", file: r.fileName, problem: "expected one of \(names), got \"\(typeName)\"")
             }
             var s = SourceConfiguration(kind: kind, name: kind.rawValue)
+            // Checked against the vehicle registry by logbookd (a vehicle may be known only to
+            // the journal): ``Settings/checkVehicleReferences(known:)``.
             s.vehicle = try fields.string("vehicle")
-            if let v = s.vehicle, !vehicles.contains(where: { $0.id == v }) {
-                throw ConfigError(key: "\(path).vehicle", file: r.fileName, problem: "no [[vehicle]] has id \"\(v)\"")
-            }
             switch kind {
             case .powerSupply:
                 s.supply = try fields.requiredString("supply")

@@ -25,7 +25,7 @@ package enum EntryAppender {
     /// Appends `entries` in order; returns their sequence numbers once durable. Retries the
     /// lock for `lockWait` seconds (another CLI writer holds it for a few ms).
     package static func append(
-        _ entries: [GarageEntry], recordedAt: GPSTime, journalDirectory: String, stateDirectory: String, lockWait: Double = 5
+        _ entries: [RecordEntry], recordedAt: GPSTime, journalDirectory: String, stateDirectory: String, lockWait: Double = 5
     ) async throws(Failure) -> [UInt64] {
         let journal = JournalConfiguration(
             directory: journalDirectory, stateDirectory: stateDirectory, commitInterval: .milliseconds(50))

@@ -17,6 +17,9 @@ public import Logging
 public final class JournalWriter: Sendable {
     /// What recovery found when the journal was opened.
     public let recovery: RecoveryReport
+    /// Vehicles and named places as the journal held them when it was opened (the entries
+    /// appended since are the caller's to fold in).
+    public let carriedAtOpen: CarriedEntries
     let configuration: JournalConfiguration
     let logger: Logger
     let state: ConditionLock<WriterState>
@@ -46,6 +49,7 @@ public final class JournalWriter: Sendable {
         self.configuration = configuration
         self.logger = logger
         self.recovery = recovery
+        self.carriedAtOpen = core.carried
         self.lock = lock
         let now = Monotonic.now()
         // On a full disk recovery could not commit its `recovered` trip ends: they go first.

@@ -4,7 +4,7 @@ package import LogbookRecords
 
 extension UserEntry {
     /// The journal record of a validated garage entry (the CLI's direct path builds the same).
-    package init(_ entry: GarageEntry, recordedAt: GPSTime) {
+    package init(_ entry: RecordEntry, recordedAt: GPSTime) {
         let action: UserEntry.Action =
             switch entry.action {
             case .add: .add

@@ -35,7 +35,7 @@ public struct FuelImport: Sendable {
     /// Lines that could not be read, with why.
     public var problems: [(line: Int, message: String)] = []
 
-    public init(text: String, format: Format, options: Options) throws(GarageProblem) {
+    public init(text: String, format: Format, options: Options) throws(EntryProblem) {
         let table = CSV.parse(text)
         guard let header = table.first?.fields.map({ $0.trimmed.lowercased() }) else { throw .bad("the file is empty") }
         func column(_ names: String...) -> Int? { names.lazy.compactMap { header.firstIndex(of: $0) }.first }
@@ -58,7 +58,7 @@ public struct FuelImport: Sendable {
         let litresPerUnit = options.imperial ? 3.785411784 : 1
         for row in table.dropFirst() where !row.fields.allSatisfy({ $0.trimmed.isEmpty }) {
             func cell(_ i: Int?) -> String? { i.flatMap { $0 < row.fields.count ? row.fields[$0].trimmed : nil }.flatMap { $0.isEmpty ? nil : $0 } }
-            do throws(GarageProblem) {
+            do throws(EntryProblem) {
                 let at = try Self.date(cell(date), order: options.dateOrder)
                 let odo = try Self.number(cell(odometer), "odometer") * km
                 let quantity = try Self.number(cell(volume), "volume")
@@ -84,14 +84,14 @@ public struct FuelImport: Sendable {
         }
     }
 
-    static func number(_ text: String?, _ what: String) throws(GarageProblem) -> Double {
+    static func number(_ text: String?, _ what: String) throws(EntryProblem) -> Double {
         guard let text else { throw .bad("\(what) is missing") }
         let cleaned = text.filter { $0 != "$" && $0 != "€" && $0 != " " && $0 != "," }
         guard let n = Double(cleaned), n.isFinite else { throw .bad("\(what) is not a number: \(text)") }
         return n
     }
 
-    static func flag(_ text: String?, _ what: String, absent: Bool = false) throws(GarageProblem) -> Bool {
+    static func flag(_ text: String?, _ what: String, absent: Bool = false) throws(EntryProblem) -> Bool {
         guard let text else { return absent }
         switch text.lowercased() {
         case "true", "1", "yes": return true
@@ -101,7 +101,7 @@ public struct FuelImport: Sendable {
     }
 
     /// An ISO 8601 time, or a date (with an optional `HH:MM[:SS]`) in the given order, as UTC.
-    static func date(_ text: String?, order: DateOrder) throws(GarageProblem) -> String {
+    static func date(_ text: String?, order: DateOrder) throws(EntryProblem) -> String {
         guard let text else { throw .bad("the date is missing") }
         if let t = ISO8601.parse(text) { return ISO8601.format(t) }
         let parts = text.split(separator: " ", maxSplits: 1).map(String.init)

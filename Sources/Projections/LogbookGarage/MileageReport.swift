@@ -30,7 +30,7 @@ public struct MileageReport: Sendable {
     }
 
     /// The classes in report order.
-    public static let classes = GarageFields.tripClasses + ["unclassified"]
+    public static let classes = TripClassRecord.classes + ["unclassified"]
 
     public var year: Int
     public var vehicle: String?

@@ -14,11 +14,11 @@ public enum GarageStore {
     ///
     /// - Parameter types: the KPIs leave out `trip.class` (one entry per classified trip: the
     ///   bulk of a decade's entries, and stats need none of them).
-    public static func garage(_ index: TripIndex, configured: [Vehicle], types: [String] = Garage.entryTypes) throws -> Garage {
-        var entries: [RecordedGarageEntry] = []
+    public static func garage(_ index: TripIndex, configured: [ConfiguredVehicle], types: [String] = Garage.entryTypes) throws -> Garage {
+        var entries: [RecordedEntry] = []
         for type in types {
             try index.forEachEntry(type: type) { e in
-                entries.append(RecordedGarageEntry(e))
+                entries.append(RecordedEntry(e))
                 return true
             }
         }
@@ -27,7 +27,7 @@ public enum GarageStore {
     }
 
     /// Every garage entry type but trip classifications.
-    public static let withoutClassifications = Garage.entryTypes.filter { $0 != "trip.class" }
+    public static let withoutClassifications = Garage.entryTypes.filter { $0 != TripClassRecord.type }
 
     /// The KPIs over `range` (all vehicles, or one).
     public static func stats(_ index: TripIndex, garage: Garage, range: StatsRange, vehicle: String?) throws -> GarageStats {
@@ -73,7 +73,7 @@ public enum GarageStore {
     /// The named places in effect, by id (the `place` entries' subject).
     public static func namedPlaces(_ index: TripIndex) throws -> [String: NamedPlace] {
         var entries: [PlaceEntries.Entry] = []
-        try index.forEachEntry(type: "place") { e in
+        try index.forEachEntry(type: PlaceRecord.type) { e in
             entries.append(PlaceEntries.Entry(action: e.entry.action.name, subject: e.entry.subject, fields: e.entry.fields))
             return true
         }
@@ -81,10 +81,10 @@ public enum GarageStore {
     }
 }
 
-extension RecordedGarageEntry {
+extension RecordedEntry {
     /// The garage's view of an indexed user entry.
     public init(_ e: IndexedEntry) {
-        let action: GarageEntry.Action =
+        let action: RecordEntry.Action =
             switch e.entry.action {
             case .add: .add
             case .amend: .amend
@@ -92,7 +92,10 @@ extension RecordedGarageEntry {
             }
         self.init(
             sequence: e.sequence,
-            entry: GarageEntry(type: e.entry.type, action: action, subject: e.entry.subject, fields: e.entry.fields, origin: e.entry.origin),
+            entry: RecordEntry(type: e.entry.type, action: action, subject: e.entry.subject, fields: e.entry.fields, origin: e.entry.origin),
             recordedAt: e.entry.recordedAt.map { GPSTime(nanoseconds: $0) })
     }
 }
+
+/// The index answers the checks of trip corrections.
+extension TripIndex: TripLookup {}

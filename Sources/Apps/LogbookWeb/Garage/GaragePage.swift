@@ -2,6 +2,7 @@
 internal import Hummingbird
 internal import LogbookCore
 internal import LogbookGarage
+internal import LogbookRecords
 internal import Logging
 
 /// The Garage: vehicles, a form to log a fill-up, the newest fuel logs and the service
@@ -42,10 +43,7 @@ struct GaragePage {
         var items = ""
         for v in view.vehicles {
             var facts: [String] = []
-            for key in ["make", "model"] { if let s = v.fields[key]?.stringValue { facts.append(s) } }
-            if let y = v.fields["year"]?.doubleValue { facts.append(String(Int(y))) }
-            if let r = v.registration { facts.append(r) }
-            if let f = v.fields["fuel_type"]?.stringValue { facts.append(f) }
+            facts += [v.record.make, v.record.model, v.record.year.map { String($0) }, v.registration, v.record.fuelType].compactMap { $0 }
             let retired = v.retired ? " <span class=\"tag\">retired</span>" : ""
             items += "<li><strong>\(HTML.escape(v.name))</strong>\(retired) <span class=\"muted small\">\(HTML.escape(facts.joined(separator: " · ")))</span></li>"
         }

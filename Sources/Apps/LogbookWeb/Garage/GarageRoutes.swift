@@ -66,9 +66,9 @@ extension WebApp {
     }
 
     /// The request fields `POST /api/fuel` takes: `fuel.add`'s, without `origin` (always `web`).
-    static let fuelFields = Set(GarageFields.fuel.map(\.name))
+    static let fuelFields = Set(FuelRecord.schema.map(\.name))
     /// The request fields `POST /api/trips/{id}/class` takes.
-    static let classFields = Set(GarageFields.tripClass.map(\.name))
+    static let classFields = Set(TripClassRecord.schema.map(\.name))
 
     /// A query parameter's value; nil when absent or empty (a form's "All vehicles").
     static func nonEmpty(_ parameters: Parameters, _ name: String) -> String? {
@@ -122,15 +122,15 @@ extension WebApp {
     /// Validates a garage write (shape, then against the garage in the index) and sends it to
     /// logbookd; returns the daemon's reply. The next read catches the index up at once.
     func garageWrite(_ name: String, _ fields: [(String, JSONValue)]) async throws(APIError) -> JSONValue {
-        guard let command = GarageCommand.named(name) else { throw APIError.notFound("no command \(name)") }
+        guard let command = EntryCommand.named(name) else { throw APIError.notFound("no command \(name)") }
         let now = GPSClock.now()
         var request: [(String, JSONValue)] = [("cmd", .string(name))] + fields.filter { !$0.1.isNull } + [("origin", .string("web"))]
         // The time is fixed here, so the check and the daemon see the same entry.
         if command.action == .add, command.type == "fuel", !request.contains(where: { $0.0 == "at" }) {
             request.append(("at", .string(ISO8601.format(now))))
         }
-        let entry: GarageEntry
-        do throws(GarageProblem) {
+        let entry: RecordEntry
+        do throws(EntryProblem) {
             entry = try command.draft(.object(request), now: now)
         } catch {
             throw Self.refusal(error)
@@ -138,8 +138,8 @@ extension WebApp {
         let configured = configuration.vehicles
         try await shelf.read { index throws in
             let garage = try GarageStore.garage(index, configured: configured)
-            do throws(GarageProblem) {
-                try garage.check(entry) { (try? index.trip($0)) != nil }
+            do throws(EntryProblem) {
+                try garage.check(entry, trips: index)
             } catch {
                 throw Self.refusal(error)
             }
@@ -151,7 +151,7 @@ extension WebApp {
 
     /// The HTTP error for a garage check's refusal: 400 for a malformed field, 409 for a
     /// duplicate, 404 for what does not exist, 422 for the rest (an odometer going back).
-    static func refusal(_ problem: GarageProblem) -> APIError {
+    static func refusal(_ problem: EntryProblem) -> APIError {
         switch problem.code {
         case "bad_request": APIError.badRequest(problem.message)
         case "duplicate": APIError(.conflict, problem.code, problem.message)
@@ -170,7 +170,8 @@ enum GPSClock {
 enum GarageJSON {
     static func vehicle(_ v: GarageVehicle) -> JSONValue {
         var members: [(String, JSONValue)] = [("id", .string(v.id)), ("name", .string(v.name))]
-        for field in GarageFields.vehicle where field.name != "name" { members.append((field.name, v.fields[field.name] ?? .null)) }
+        let stored = v.record.fields
+        for field in VehicleRecord.schema where field.name != "name" { members.append((field.name, stored[field.name] ?? .null)) }
         members += [("retired", .bool(v.retired)), ("configured", .bool(v.configured))]
         return .object(members)
     }

@@ -19,7 +19,7 @@ extension WebApp {
         router.get("/api/vehicles") { _, _ -> Response in
             Responses.json(
                 .object([
-                    ("vehicles", .array(configuration.vehicles.map(\.json))),
+                    ("vehicles", .array(configuration.vehicles.map(\.vehicle.json))),
                     ("default_vehicle", .string(configuration.defaultVehicle)),
                 ]))
         }

@@ -133,7 +133,7 @@ extension WebApp {
         router.get("/") { request, context -> Response in
             let query = request.uri.queryParameters
             let page = LivePage(
-                document: try? live.current().json, vehicles: configuration.vehicles, defaultVehicle: configuration.defaultVehicle,
+                document: try? live.current().json, vehicles: configuration.vehicles.map(\.vehicle), defaultVehicle: configuration.defaultVehicle,
                 format: Format(imperial: configuration.imperialUnits), done: query["done"].map(String.init),
                 error: query["error"].map(String.init))
             let body = page.render().replacing("{{csrf}}", with: HTML.escape(context.csrfToken))

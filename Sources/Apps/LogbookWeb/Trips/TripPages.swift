@@ -142,7 +142,7 @@ struct TripPages {
     /// with purpose, partner and destination (a new entry each time; the report marks changes).
     func classifyForm(_ id: TripID, _ c: TripClassification?, notice: String?) -> String {
         var options = ""
-        for name in GarageFields.tripClasses {
+        for name in TripClassRecord.classes {
             let selected = c?.tripClass == name ? " selected" : ""
             options += "<option value=\"\(name)\"\(selected)>\(name)</option>"
         }
@@ -200,7 +200,7 @@ extension WebApp {
         for name in ["vehicle", "since", "until"] {
             if let v = parameters[Substring(name)], !v.isEmpty { filters[name] = String(v) }
         }
-        let pages = TripPages(format: Format(imperial: configuration.imperialUnits), units: units, vehicles: configuration.vehicles)
+        let pages = TripPages(format: Format(imperial: configuration.imperialUnits), units: units, vehicles: configuration.vehicles.map(\.vehicle))
         var trips: [TripOverview] = []
         var problem: String?
         let query: TripQuery?
@@ -220,14 +220,14 @@ extension WebApp {
         let id = try Self.tripID(context.parameters.get("id"))
         let found: (TripOverview, [TripGap], TripClassification?) = try await shelf.read { index throws in
             guard let trip = try index.trip(id) else { throw APIError.notFound("no trip \(id)") }
-            var entries: [RecordedGarageEntry] = []
+            var entries: [RecordedEntry] = []
             try index.forEachEntry(type: "trip.class", subject: id.description) { e in
-                entries.append(RecordedGarageEntry(e))
+                entries.append(RecordedEntry(e))
                 return true
             }
             return (trip, try index.gaps(of: id), Garage(entries: entries).classifications[id])
         }
-        let pages = TripPages(format: Format(imperial: configuration.imperialUnits), units: units, vehicles: configuration.vehicles)
+        let pages = TripPages(format: Format(imperial: configuration.imperialUnits), units: units, vehicles: configuration.vehicles.map(\.vehicle))
         let body = pages.trip(found.0, gaps: found.1, classification: found.2, notice: notice)
         return page("Trip \(id)", active: "/trips", context: context, body: body.replacing("{{csrf}}", with: HTML.escape(context.csrfToken)))
     }

@@ -3,6 +3,7 @@ internal import HTTPTypes
 internal import Hummingbird
 internal import LogbookCore
 internal import LogbookExport
+internal import LogbookRecords
 internal import LogbookStore
 internal import NIOCore
 
@@ -45,7 +46,7 @@ extension WebApp {
                 throw APIError.badRequest("format: expected gpx, geojson or csv, got \"\(name)\"")
             }
             var options = ExportOptions(units: units)
-            for v in configuration.vehicles { options.vehicles[v.id] = v }
+            for v in configuration.vehicles { options.vehicles[v.id] = v.vehicle }
             let bytes = try await shelf.read { [options] index -> [UInt8] in
                 let export = TripExport(format: format, options: options)
                 guard try index.trip(id) != nil else { throw APIError.notFound("no trip \(id)") }

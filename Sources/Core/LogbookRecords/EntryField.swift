@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 public import LogbookCore
 
-/// One field of a garage entry: its name as stored in the journal and on the control socket,
-/// and what values it accepts. `docs/garage.md` lists them all.
-public struct GarageField: Sendable {
+/// One field of an entry: its name as stored in the journal and on the control socket,
+/// and what values it accepts. The records list their fields (`docs/reference/records.md`).
+public struct EntryField: Sendable {
     /// What a value must be.
     public enum Kind: Sendable {
         /// Free text of 1…`maxLength` characters (trimmed).
@@ -21,6 +21,10 @@ public struct GarageField: Sendable {
         case time
         /// One of the listed words.
         case choice([String])
+        /// A trip number (a positive whole number; as text or a number on the wire).
+        case trip
+        /// A 17-character vehicle identification number (ISO 3779: digits and capitals but I, O, Q).
+        case vin
 
         /// The JSON type on the control socket.
         public var isNumber: Bool {
@@ -42,7 +46,7 @@ public struct GarageField: Sendable {
     }
 
     /// The value to store for `value`, or why it is refused.
-    package func normalized(_ value: JSONValue) throws(GarageProblem) -> JSONValue {
+    package func normalized(_ value: JSONValue) throws(EntryProblem) -> JSONValue {
         switch kind {
         case .text(let maxLength):
             guard let text = value.stringValue?.trimmed, !text.isEmpty else { throw .bad("\(name) must be a non-empty string") }
@@ -50,7 +54,7 @@ public struct GarageField: Sendable {
             guard !text.unicodeScalars.contains(where: { $0.value < 32 }) else { throw .bad("\(name) must not contain control characters") }
             return .string(text)
         case .id:
-            guard let text = value.stringValue, GarageField.isID(text) else {
+            guard let text = value.stringValue, EntryField.isID(text) else {
                 throw .bad("\(name) must be an id: 1-32 of a-z, 0-9, _ and -, starting with a letter or digit")
             }
             return .string(text)
@@ -80,6 +84,17 @@ public struct GarageField: Sendable {
                 throw .bad("\(name) must be one of \(words.joined(separator: ", "))")
             }
             return .string(text)
+        case .trip:
+            let number = value.doubleValue ?? value.stringValue.flatMap { Double($0) }
+            guard let number, number.isFinite, number >= 1, number == number.rounded(), number < 9e15 else {
+                throw .bad("\(name) must be a trip number (1 or more), got \(value.serialized)")
+            }
+            return .number(number)
+        case .vin:
+            guard let text = value.stringValue?.trimmed.uppercased(), Self.isVIN(text) else {
+                throw .bad("\(name) must be a 17-character vehicle identification number")
+            }
+            return .string(text)
         }
     }
 
@@ -88,6 +103,12 @@ public struct GarageField: Sendable {
         guard (1...32).contains(bytes.count) else { return false }
         let allowed = { (b: UInt8) in (97...122).contains(b) || (48...57).contains(b) || b == 95 || b == 45 }
         return bytes.allSatisfy(allowed) && bytes[0] != 95 && bytes[0] != 45
+    }
+
+    /// 17 of `0-9 A-Z` without I, O and Q (the check digit is a North American rule: not checked).
+    package static func isVIN(_ text: String) -> Bool {
+        text.utf8.count == 17
+            && text.utf8.allSatisfy { (48...57).contains($0) || ((65...90).contains($0) && $0 != 73 && $0 != 79 && $0 != 81) }
     }
 
     package static func text(_ n: Double) -> String {
