@@ -66,7 +66,7 @@ struct DaemonControlHandler: ControlHandler {
         let now = wallClockNow()
         let entry: RecordEntry
         do {
-            entry = try command.draft(request, now: now)
+            entry = try command.draft(request, now: now).numbered(by: journal)
         } catch {
             return .failure(ControlError(code: error.code, message: error.message))
         }
@@ -77,7 +77,7 @@ struct DaemonControlHandler: ControlHandler {
             dashboard?.request()
             return .success(.object([
                 ("ok", .bool(true)), ("seq", .number(Double(sequence))), ("type", .string(entry.type)),
-                ("action", .string(entry.action.rawValue)), ("subject", .string(entry.subject)),
+                ("action", .string(entry.action.rawValue)), ("subject", .string(entry.subject)), ("fields", entry.fields),
             ]))
         } catch {
             return .failure(ControlError(code: "journal", message: "the entry was not recorded: \(error)"))

@@ -59,20 +59,23 @@ enum GarageAccess {
             do {
                 let (reply, text) = try client.call(.object(request))
                 let sequence = UInt64(reply["seq"]?.doubleValue ?? 0)
-                return Written(entry: entry, sequence: sequence, throughDaemon: true, reply: text)
+                var written = entry
+                if let fields = reply["fields"] { written.fields = fields }
+                return Written(entry: written, sequence: sequence, throughDaemon: true, reply: text)
             } catch {
                 throw error.cliError
             }
         }
         do {
-            let sequences = try await EntryAppender.append([entry], recordedAt: now, journalDirectory: settings.journalDirectory, stateDirectory: settings.stateDirectory)
+            let appended = try await EntryAppender.append(
+                [entry], recordedAt: now, journalDirectory: settings.journalDirectory, stateDirectory: settings.stateDirectory)
             // No daemon to do it: this command rewrites dashboard.json (a failure is only noted).
             do {
                 try Dashboard.refresh(settings)
             } catch {
                 IndexAccess.note("dashboard.json not updated: \(error)")
             }
-            return Written(entry: entry, sequence: sequences.first ?? 0, throughDaemon: false, reply: nil)
+            return Written(entry: appended.first?.entry ?? entry, sequence: appended.first?.sequence ?? 0, throughDaemon: false, reply: nil)
         } catch {
             throw CLIError.problem(error.description)
         }

@@ -30,7 +30,7 @@ struct TripsExportCommand: AsyncParsableCommand {
             GPX 1.1 (speed and course in Garmin's TrackPointExtension), GeoJSON (RFC 7946, one
             line feature per trip with its summary) or CSV (RFC 4180, one row per point). To
             stdout, or with -o to a file that appears complete or not at all. --all takes trips
-            oldest first and leaves out discarded ones unless --include-discarded.
+            oldest first and leaves out discarded ones unless --include-discarded, voided ones unless --include-voided.
             """)
 
     @OptionGroup var paths: PathOptions
@@ -53,6 +53,9 @@ struct TripsExportCommand: AsyncParsableCommand {
     @Flag(name: .customLong("include-discarded"), help: "With --all: also trips discarded as too short.")
     var includeDiscarded = false
 
+    @Flag(name: .customLong("include-voided"), help: "With --all: also trips a person voided.")
+    var includeVoided = false
+
     @Option(name: .long, help: "gpx, geojson or csv.")
     var format: FormatArgument
 
@@ -67,7 +70,8 @@ struct TripsExportCommand: AsyncParsableCommand {
         let since = try since.map { try DateArgument.parse($0, option: "--since", endOfDay: false).description }
         let until = try until.map { try DateArgument.parse($0, option: "--until", endOfDay: true).description }
         return TripSelectionArguments(
-            ids: ids, all: all, since: since, until: until, vehicle: vehicle, includeDiscarded: includeDiscarded)
+            ids: ids, all: all, since: since, until: until, vehicle: vehicle, includeDiscarded: includeDiscarded,
+            includeVoided: includeVoided)
     }
 
     func run() async throws {

@@ -22,11 +22,12 @@ package enum EntryAppender {
         }
     }
 
-    /// Appends `entries` in order; returns their sequence numbers once durable. Retries the
-    /// lock for `lockWait` seconds (another CLI writer holds it for a few ms).
+    /// Appends `entries` in order; returns their sequence numbers and the entries as appended
+    /// (a split with its new trip number) once durable. Retries the lock for `lockWait`
+    /// seconds (another CLI writer holds it for a few ms).
     package static func append(
         _ entries: [RecordEntry], recordedAt: GPSTime, journalDirectory: String, stateDirectory: String, lockWait: Double = 5
-    ) async throws(Failure) -> [UInt64] {
+    ) async throws(Failure) -> [(sequence: UInt64, entry: RecordEntry)] {
         let journal = JournalConfiguration(
             directory: journalDirectory, stateDirectory: stateDirectory, commitInterval: .milliseconds(50))
         var waited = 0.0
@@ -45,15 +46,18 @@ package enum EntryAppender {
                 throw .failed(Self.explain(error, directory: journalDirectory))
             }
         }
-        var sequences: [UInt64] = []
+        var appended: [(UInt64, RecordEntry)] = []
         do {
-            for entry in entries { sequences.append(try writer.append(.entry(UserEntry(entry, recordedAt: recordedAt)))) }
+            for entry in entries {
+                let numbered = entry.numbered(by: writer)
+                appended.append((try writer.append(.entry(UserEntry(numbered, recordedAt: recordedAt))), numbered))
+            }
             try await writer.close()
         } catch {
             try? await writer.close()
             throw .failed("the entry was not recorded: \(error)")
         }
-        return sequences
+        return appended
     }
 
     private static func explain(_ error: any Error, directory: String) -> String {

@@ -16,3 +16,17 @@ extension UserEntry {
             origin: entry.origin)
     }
 }
+
+extension RecordEntry {
+    /// The entry with the numbers only the journal's writer can hand out filled in: a split's
+    /// second part gets the next trip number, never used before or after.
+    package func numbered(by writer: JournalWriter) -> RecordEntry {
+        guard type == TripSplitRecord.type, action == .add, var split = try? TripSplitRecord(json: fields), split.newTrip == nil else {
+            return self
+        }
+        split.newTrip = writer.nextTripID()
+        var entry = self
+        entry.fields = split.fields
+        return entry
+    }
+}

@@ -38,7 +38,7 @@ public enum GarageStore {
     /// Each vehicle's odometer as the trips since its last reading estimate it.
     public static func calibration(_ index: TripIndex, garage: Garage, vehicle: String) throws -> OdometerCalibration {
         var legs: [OdometerCalibration.Leg] = []
-        try index.forEachTrip(matching: TripQuery(vehicleID: vehicle, includeDiscarded: false)) { t in
+        try index.forEachTrip(matching: TripQuery(vehicleID: vehicle, includeDiscarded: false, includeVoided: false)) { t in
             if let s = t.startedAt { legs.append(.init(start: s, km: t.distance / 1000)) }
             return true
         }
@@ -62,12 +62,14 @@ public enum GarageStore {
     ) throws -> MileageReport {
         let (start, end) = MileageReport.span(of: year)
         let trips = try index.trips(matching: TripQuery(vehicleID: vehicle, since: start, until: end, includeDiscarded: false)).map(namer.named)
+        let histories = try index.histories()
         var calibrations: [String: OdometerCalibration] = [:]
         for id in Set(trips.compactMap(\.vehicleID)) { calibrations[id] = try calibration(index, garage: garage, vehicle: id) }
         let position = try index.indexedPosition()
         let checkpoint = try? JournalReader(directory: journalDirectory).lastCheckpoint(upTo: position.sequence)?.sequence
         let seal = MileageReport.JournalSeal(sequence: position.sequence, chainHead: position.chainHead, checkpointSequence: checkpoint ?? nil)
-        return MileageReport(year: year, vehicle: vehicle, trips: trips, garage: garage, calibrations: calibrations, seal: seal)
+        return MileageReport(
+            year: year, vehicle: vehicle, trips: trips, garage: garage, calibrations: calibrations, seal: seal, histories: histories)
     }
 
     /// The named places in effect, by id (the `place` entries' subject).

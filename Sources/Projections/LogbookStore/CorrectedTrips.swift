@@ -14,26 +14,11 @@ internal import LogbookRecords
 enum CorrectedTrips {
     /// Recomputes every corrected trip (inside the caller's write transaction).
     static func rebuild(_ db: Database) throws {
-        let entries = try correctionEntries(db)
         try db.execute(sql: "DELETE FROM corrected_trips; DELETE FROM corrected_sources")
-        guard !entries.isEmpty else { return }
         var rows: [Int64: TripRow] = [:]
-        for id in TripCorrections.referencedTrips(in: entries) {
-            let key = Int64(bitPattern: id.rawValue)
-            if let r = try Row.fetchOne(db, sql: "SELECT \(TripRow.columns), crc FROM trips WHERE id = ?", arguments: [key]) {
-                rows[key] = try TripRow.checked(r)
-            }
-        }
-        var spans: [TripID: TripCorrections.RecordedSpan] = [:]
-        for (id, row) in rows {
-            spans[TripID(UInt64(bitPattern: id))] = TripCorrections.RecordedSpan(
-                id: TripID(UInt64(bitPattern: id)), vehicle: row.vehicleID,
-                start: (row.startedAt ?? row.firstPointAt).map(GPSTime.init(nanoseconds:)),
-                end: (row.endedAt ?? row.lastPointAt).map(GPSTime.init(nanoseconds:)))
-        }
-        var fold = TripCorrections(recorded: spans)
-        for e in entries { fold.apply(e) }
-        let mergedInto = Dictionary(grouping: fold.trips.values.filter { $0.mergedInto != nil }, by: { $0.mergedInto! })
+        guard let fold = try fold(db, rows: &rows) else { return }
+        var mergedInto: [TripID: [TripID]] = [:]
+        for t in fold.trips.values { if let into = t.mergedInto { mergedInto[into, default: []].append(t.number) } }
         let insert = try db.cachedStatement(
             sql: "INSERT INTO corrected_trips (\(CorrectedRow.columns), crc) VALUES (\(Array(repeating: "?", count: CorrectedRow.columnCount + 1).joined(separator: ",")))")
         var sources: Set<Int64> = []
@@ -45,13 +30,33 @@ enum CorrectedTrips {
                 rows[id] = t
                 return t
             }, pointsOf: { try TripIndex.recordedPoints(of: $0, in: db) })
-            row.mergedFrom = (mergedInto[trip.number] ?? []).map(\.number).sorted()
+            row.mergedFrom = (mergedInto[trip.number] ?? []).sorted()
             try insert.execute(arguments: row.arguments)
             for p in trip.parts { sources.insert(Int64(bitPattern: p.source.rawValue)) }
             sources.insert(Int64(bitPattern: trip.number.rawValue))
         }
         let source = try db.cachedStatement(sql: "INSERT OR IGNORE INTO corrected_sources (trip_id) VALUES (?)")
         for id in sources.sorted() { try source.execute(arguments: [id]) }
+    }
+
+    /// Every correction folded over the recorded trips they name (nil without corrections);
+    /// `rows` collects those trips' rows.
+    static func fold(_ db: Database, rows: inout [Int64: TripRow]) throws -> TripCorrections? {
+        let entries = try correctionEntries(db)
+        guard !entries.isEmpty else { return nil }
+        var spans: [TripID: TripCorrections.RecordedSpan] = [:]
+        for id in TripCorrections.referencedTrips(in: entries) {
+            let key = Int64(bitPattern: id.rawValue)
+            guard let r = try Row.fetchOne(db, sql: "SELECT \(TripRow.columns), crc FROM trips WHERE id = ?", arguments: [key]) else { continue }
+            let row = try TripRow.checked(r)
+            rows[key] = row
+            spans[id] = TripCorrections.RecordedSpan(
+                id: id, vehicle: row.vehicleID, start: (row.startedAt ?? row.firstPointAt).map(GPSTime.init(nanoseconds:)),
+                end: (row.endedAt ?? row.lastPointAt).map(GPSTime.init(nanoseconds:)))
+        }
+        var fold = TripCorrections(recorded: spans)
+        for e in entries { fold.apply(e) }
+        return fold
     }
 
     /// The trip numbers whose rows corrections depend on (a change to one means a rebuild).
@@ -66,14 +71,17 @@ enum CorrectedTrips {
             db,
             sql: "SELECT seq, type, action, subject, fields, recorded_at, origin, crc FROM entries WHERE type IN (\(types.map { _ in "?" }.joined(separator: ","))) ORDER BY seq",
             arguments: StatementArguments(types))
-        return try rows.map { row in
-            try RowCheck.verify(row, "an entry row")
-            let action = RecordEntry.Action(rawValue: row[2]) ?? .add
-            let fields = (try? JSONValue.parse(row[4] as String)) ?? .object([])
-            return RecordedEntry(
-                sequence: UInt64(bitPattern: row[0]),
-                entry: RecordEntry(type: row[1], action: action, subject: row[3], fields: fields, origin: row[6]),
-                recordedAt: (row[5] as Int64?).map(GPSTime.init(nanoseconds:)))
-        }
+        return try rows.map(recordedEntry)
+    }
+
+    /// An `entries` row selected as `seq, type, action, subject, fields, recorded_at, origin, crc`.
+    static func recordedEntry(_ row: Row) throws -> RecordedEntry {
+        try RowCheck.verify(row, "an entry row")
+        let action = RecordEntry.Action(rawValue: row[2]) ?? .add
+        let fields = (try? JSONValue.parse(row[4] as String)) ?? .object([])
+        return RecordedEntry(
+            sequence: UInt64(bitPattern: row[0]),
+            entry: RecordEntry(type: row[1], action: action, subject: row[3], fields: fields, origin: row[6]),
+            recordedAt: (row[5] as Int64?).map(GPSTime.init(nanoseconds:)))
     }
 }

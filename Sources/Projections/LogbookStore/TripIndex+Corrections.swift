@@ -2,7 +2,7 @@
 internal import Foundation
 internal import GRDB
 public import LogbookCore
-internal import LogbookRecords
+public import LogbookRecords
 
 extension TripIndex {
     /// The next trip of the same vehicle after trip `number` by start time, voided and
@@ -87,5 +87,54 @@ extension CorrectedRow {
         trip.mergedFrom = (row[20] as String).split(separator: ",").compactMap { UInt64($0).map { TripID($0) } }
         trip.splitFrom = (row[21] as Int64?).map { TripID(UInt64(bitPattern: $0)) }
         return trip
+    }
+}
+
+extension TripIndex {
+    /// Every entry that changed trip `id` — classifications and corrections, its merge into
+    /// another trip or its split from one included — oldest first (`trips show --history`).
+    public func history(of id: TripID) throws -> [RecordedEntry] {
+        try mapping {
+            try pool.read { db in
+                var rows: [Int64: TripRow] = [:]
+                let fold = try CorrectedTrips.fold(db, rows: &rows)
+                var out = fold?.trips[id]?.history ?? []
+                let classes = try Row.fetchAll(
+                    db, sql: "SELECT seq, type, action, subject, fields, recorded_at, origin, crc FROM entries WHERE type = ? AND subject = ? ORDER BY seq",
+                    arguments: [TripClassRecord.type, String(id.rawValue)])
+                out += try classes.map(CorrectedTrips.recordedEntry)
+                return out.sorted { $0.sequence < $1.sequence }
+            }
+        }
+    }
+
+    /// The changes of every trip that has any (classifications and corrections), oldest first:
+    /// what the yearly report lists.
+    public func histories() throws -> [TripID: [RecordedEntry]] {
+        try mapping {
+            try pool.read { db in
+                var rows: [Int64: TripRow] = [:]
+                var out: [TripID: [RecordedEntry]] = [:]
+                for (id, trip) in try CorrectedTrips.fold(db, rows: &rows)?.trips ?? [:] { out[id] = trip.history }
+                let classes = try Row.fetchAll(
+                    db, sql: "SELECT seq, type, action, subject, fields, recorded_at, origin, crc FROM entries WHERE type = ? ORDER BY seq",
+                    arguments: [TripClassRecord.type])
+                for row in classes {
+                    let e = try CorrectedTrips.recordedEntry(row)
+                    if let n = UInt64(e.entry.subject) { out[TripID(n), default: []].append(e) }
+                }
+                return out.mapValues { $0.sorted { $0.sequence < $1.sequence } }
+            }
+        }
+    }
+
+    /// The trip `id` was merged into, if it was.
+    public func mergedInto(_ id: TripID) throws -> TripID? {
+        try mapping {
+            try pool.read { db in
+                try Int64.fetchOne(db, sql: "SELECT merged_into FROM corrected_trips WHERE number = ?", arguments: [Int64(bitPattern: id.rawValue)])
+                    .map { TripID(UInt64(bitPattern: $0)) }
+            }
+        }
     }
 }

@@ -76,7 +76,15 @@ enum OpenAPIDocument {
           "recovered": {"type": "boolean"},
           "state": {"type": "string", "enum": ["open", "closed", "discarded"]},
           "start": {"$ref": "#/components/schemas/Position"},
-          "end": {"$ref": "#/components/schemas/Position"}
+          "end": {"$ref": "#/components/schemas/Position"},
+          "start_place": {"type": "string", "nullable": true},
+          "end_place": {"type": "string", "nullable": true},
+          "driver": {"type": "string", "nullable": true},
+          "voided": {"type": "boolean"},
+          "void_reason": {"type": "string", "nullable": true},
+          "corrected": {"type": "boolean"},
+          "merged_from": {"type": "array", "items": {"type": "string"}},
+          "split_from": {"type": "string", "nullable": true}
         }
       },
       "TripDetail": {
@@ -93,7 +101,7 @@ enum OpenAPIDocument {
         "properties": {
           "trips": {"type": "array", "items": {"$ref": "#/components/schemas/Trip"}},
           "totals": {"type": "object", "required": ["trips", "distance_m", "duration_s", "discarded"],
-            "properties": {"trips": {"type": "integer"}, "distance_m": {"type": "number"}, "duration_s": {"type": "number"}, "discarded": {"type": "integer"}}}
+            "properties": {"trips": {"type": "integer"}, "distance_m": {"type": "number"}, "duration_s": {"type": "number"}, "discarded": {"type": "integer"}, "voided": {"type": "integer"}}}
         }
       },
       "Stats": {

@@ -14,7 +14,7 @@ extension WebApp {
             let query = try Self.tripQuery(request.uri.queryParameters, defaultLimit: 50)
             let vehicles = configuration
             let trips = try await shelf.read { index in try index.trips(matching: query) }
-            return Responses.json(TripJSON.list(trips, vehicles: vehicles.vehicle))
+            return Responses.json(TripProperties.list(trips, vehicles: vehicles.vehicle))
         }
         router.get("/api/trips/:id") { _, context -> Response in
             let id = try Self.tripID(context.parameters.get("id"))
@@ -23,8 +23,8 @@ extension WebApp {
                 return (trip, try index.gaps(of: id))
             }
             let vehicle = configuration.vehicle(trip.vehicleID)
-            var members = TripJSON.trip(trip, vehicle: vehicle)
-            members.append(("gaps", .array(gaps.map(TripJSON.gap))))
+            var members = TripProperties.apiMembers(of: trip, vehicle: vehicle)
+            members.append(("gaps", .array(gaps.map(TripProperties.gap))))
             let offset = trip.startedAt.map(LocalTime.offset) ?? 0
             members.append(
                 ("summary", .string(TripText.shareSummary(trip, units: units, vehicleName: vehicle?.name, utcOffset: offset))))
