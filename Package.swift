@@ -232,8 +232,8 @@ let package = Package(
         .testTarget(
             name: "LogbookDaemonTests",
             dependencies: [
-                "LogbookDaemon", "LogbookConfig", "LogbookSettings", "LogbookCore", "LogbookControl", "LogbookGPSD",
-                "LogbookJournal", "LogbookTestSupport", log, serviceLifecycle,
+                "LogbookDaemon", "LogbookConfig", "LogbookSettings", "LogbookRecords", "LogbookCore", "LogbookControl",
+                "LogbookGPSD", "LogbookJournal", "LogbookTestSupport", log, serviceLifecycle,
             ]),
         .testTarget(
             name: "LogbookWebTests",

@@ -2,6 +2,7 @@
 import Foundation
 import LogbookConfig
 import LogbookCore
+import LogbookRecords
 import LogbookDaemon
 import LogbookGPSD
 import LogbookSettings

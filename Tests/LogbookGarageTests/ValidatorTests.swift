@@ -58,7 +58,7 @@ import Testing
             do {
                 try garage.check(try Self.draft(cmd, fields), trips: FixtureTrips([TripOverview(id: TripID(7), startReason: "manual")]))
                 return nil
-            } catch { return error as? EntryProblem }
+            } catch { return error }
         }
         #expect(problem("fuel.add", FixtureGarage.fill("polo", "2026-03-31T00:00:00Z", 1, 5, 5, "EUR"))?.code == "unknown_vehicle")
         // Below the 11400 km of Feb 20.

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 internal import LogbookCore
+internal import LogbookRecords
 internal import LogbookSettings
 internal import LogbookSystemd
 internal import Logging

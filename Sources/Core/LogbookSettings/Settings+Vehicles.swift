@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 public import LogbookConfig
 public import LogbookCore
-public import LogbookRecords
+internal import LogbookRecords
 
 extension Settings {
     /// The configured vehicle with `id`, as the live state names it.

@@ -3,6 +3,7 @@ internal import HTTPTypes
 internal import Logging
 internal import Hummingbird
 internal import LogbookCore
+internal import LogbookRecords
 internal import NIOCore
 
 extension WebApp {

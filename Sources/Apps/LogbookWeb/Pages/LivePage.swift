@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 internal import Hummingbird
 internal import LogbookCore
+internal import LogbookRecords
 
 /// The Live page: the trip card (vehicle, duration, distance, speed, average and top speed,
 /// GPS quality) with Stop, or Start with a vehicle picker when idle, and the last trip's
