@@ -69,11 +69,18 @@ let package = Package(
             name: "LogbookGPIO",
             dependencies: ["CLogbookGPIOD", "LogbookCore", "LogbookSystemd", .product(name: "Logging", package: "swift-log")]),
 
+        // OBD-II through an ELM327 adapter (serial or TCP): a pure parser and dialogue, and a
+        // thread of its own for the I/O. No C module: plain Glibc.
+        .target(
+            name: "LogbookOBD",
+            dependencies: ["LogbookCore", .product(name: "Logging", package: "swift-log")],
+            path: "Sources/Ingest/LogbookOBD"),
+
         .target(
             name: "LogbookDaemon",
             dependencies: [
                 "LogbookCore", "LogbookConfig", "LogbookControl", "LogbookJournal", "LogbookGPSD", "LogbookSystemd",
-                "LogbookGPIO", "LogbookGarage",
+                "LogbookGPIO", "LogbookGarage", "LogbookOBD",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -207,11 +214,11 @@ let package = Package(
             dependencies: ["LogbookCore", "LogbookGarage", "LogbookJournal", "LogbookPlaces", "LogbookStore"]),
         .testTarget(name: "LogbookGarageTests", dependencies: ["LogbookGarage", "LogbookCore"]),
         // ── lean: fuzzing ──
-        // libFuzzer harnesses over the four parsers (scripts/fuzz.sh builds them with the
+        // libFuzzer harnesses over the five parsers (scripts/fuzz.sh builds them with the
         // fuzzer and ASan; the ordinary build replays corpus files through them).
         .executableTarget(
             name: "logbook-fuzz",
-            dependencies: ["LogbookConfig", "LogbookControl", "LogbookCore", "LogbookDaemon", "LogbookJournal"]),
+            dependencies: ["LogbookConfig", "LogbookControl", "LogbookCore", "LogbookDaemon", "LogbookJournal", "LogbookOBD"]),
         .testTarget(name: "LogbookConfigTests", dependencies: ["LogbookConfig", "LogbookTestSupport"]),
         // ── end lean ──
 
@@ -230,6 +237,9 @@ let package = Package(
             dependencies: ["LogbookGPSD", "LogbookCore", "LogbookTestSupport",
                            .product(name: "Logging", package: "swift-log")]),
         .testTarget(
+            name: "LogbookOBDTests",
+            dependencies: ["LogbookOBD", "LogbookCore", "LogbookTestSupport", .product(name: "Logging", package: "swift-log")]),
+        .testTarget(
             name: "LogbookSystemdTests",
             dependencies: ["LogbookSystemd", "LogbookTestSupport",
                            .product(name: "Logging", package: "swift-log")]),
@@ -239,7 +249,7 @@ let package = Package(
             dependencies: ["LogbookGPIO", "LogbookCore", .product(name: "Logging", package: "swift-log")]),
         .testTarget(
             name: "LogbookDaemonTests",
-            dependencies: ["LogbookDaemon", "LogbookConfig", "LogbookCore", "LogbookControl", "LogbookGPSD", "LogbookJournal", "LogbookTestSupport",
+            dependencies: ["LogbookDaemon", "LogbookConfig", "LogbookCore", "LogbookControl", "LogbookGPSD", "LogbookJournal", "LogbookOBD", "LogbookTestSupport",
                            .product(name: "Logging", package: "swift-log"),
                            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]),
 
@@ -289,7 +299,7 @@ for target in package.targets where target.type != .system {
 // neighbours. (Dependencies keep one .text per file: SwiftPM passes no flags to them.)
 let daemonModules: Set<String> = [
     "logbookd", "LogbookDaemon", "LogbookCore", "LogbookConfig", "LogbookControl", "LogbookJournal", "LogbookSodium",
-    "LogbookGPSD", "LogbookSystemd", "LogbookGPIO", "LogbookGarage",
+    "LogbookGPSD", "LogbookSystemd", "LogbookGPIO", "LogbookGarage", "LogbookOBD",
 ]
 for target in package.targets where daemonModules.contains(target.name) {
     target.swiftSettings = (target.swiftSettings ?? [])

@@ -17,11 +17,12 @@ struct ConfigurationChange: Sendable, Equatable {
         func live(_ key: String, _ changed: Bool) { if changed { applied.append(key) } }
         func restart(_ key: String, _ changed: Bool) { if changed { needsRestart.append(key) } }
         live("log_level", old.logLevel != new.logLevel)
-        live("vehicle", old.vehicles != new.vehicles)
+        live("vehicle", old.vehicles != new.vehicles || old.vehicleVINs != new.vehicleVINs || old.vehicleTanks != new.vehicleTanks)
         live("source", old.sources != new.sources)
         live("trip", old.trip != new.trip)
         live("hooks", old.hookOnTripStart != new.hookOnTripStart || old.hookOnTripEnd != new.hookOnTripEnd
-            || old.hookTimeout != new.hookTimeout)
+            || old.hookTimeout != new.hookTimeout || old.hookOnFaultCode != new.hookOnFaultCode
+            || old.hookOnLowBattery != new.hookOnLowBattery)
         restart("gpsd.address", old.gpsd != new.gpsd)
         restart("state_dir", old.stateDirectory != new.stateDirectory)
         restart("runtime_dir", old.runtimeDirectory != new.runtimeDirectory)
@@ -39,11 +40,15 @@ struct ConfigurationChange: Sendable, Equatable {
         var c = old
         c.logLevel = new.logLevel
         c.vehicles = new.vehicles
+        c.vehicleVINs = new.vehicleVINs
+        c.vehicleTanks = new.vehicleTanks
         c.sources = new.sources
         c.trip = new.trip
         c.hookOnTripStart = new.hookOnTripStart
         c.hookOnTripEnd = new.hookOnTripEnd
         c.hookTimeout = new.hookTimeout
+        c.hookOnFaultCode = new.hookOnFaultCode
+        c.hookOnLowBattery = new.hookOnLowBattery
         return c
     }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 internal import LogbookConfig
 public import LogbookCore
+internal import LogbookOBD
 
 /// One `[[source]]` entry: something in the car that tells the daemon a trip begins or ends.
 public struct SourceConfiguration: Sendable, Hashable {
@@ -18,6 +19,9 @@ public struct SourceConfiguration: Sendable, Hashable {
         /// A device node or USB vendor:product that is present only with the ignition on
         /// (an OBD adapter, a USB GPS), through sd-device.
         case device
+        /// The car itself through an ELM327 OBD-II adapter: engine on/off, VIN, odometer,
+        /// fuel level, fault codes, battery voltage.
+        case obd
     }
 
     public var kind: Kind
@@ -47,6 +51,13 @@ public struct SourceConfiguration: Sendable, Hashable {
     public var activeLow = false
     /// gpio: milliseconds the level must hold before it counts.
     public var debounceMilliseconds = 200
+    /// obd: a serial adapter's device (`/dev/ttyUSB0`, `/dev/rfcomm0`) and its baud rate…
+    public var device: String?
+    public var baud = 38_400
+    /// …or a Wi-Fi adapter's `HOST:PORT`.
+    public var address: String?
+    /// obd: below this battery voltage while parked, `on_low_battery` runs (volts).
+    public var lowBatteryVolts = 11.8
 
     public init(kind: Kind, name: String, vehicle: String? = nil) {
         self.kind = kind
@@ -64,6 +75,7 @@ public struct SourceConfiguration: Sendable, Hashable {
             case .bluetooth: .bluetooth
             case .gpio: .gpio
             case .device: .device
+            case .obd: .obd
             }
         return VehicleSignal(kind: kind, name: name, vehicle: vehicle, isOn: isOn)
     }
@@ -82,6 +94,7 @@ extension DaemonConfiguration {
                 id: id, name: try fields.string("name") ?? id, make: try fields.string("make"),
                 model: try fields.string("model"), year: try fields.integer("year", in: 1886...2100),
                 registration: try fields.string("registration"))
+            try readVehicleHardware(&fields, id: id, path: path, file: r.fileName)
             try fields.rejectUnknown()
             vehicles.append(v)
         }
@@ -123,6 +136,8 @@ extension DaemonConfiguration {
                 s.match = m
                 s.subsystem = try fields.string("subsystem")
                 s.name = m
+            case .obd:
+                try s.readOBD(&fields, path: path, file: r.fileName)
             case .service:
                 s.name = "logbookd"
             case .motion:

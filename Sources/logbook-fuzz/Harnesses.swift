@@ -4,6 +4,7 @@ import LogbookControl
 import LogbookCore
 import LogbookDaemon
 import LogbookJournal
+import LogbookOBD
 
 /// One parser under fuzz: takes any bytes, must neither crash, hang nor allocate without
 /// bound. A broken invariant (a round trip that does not round-trip) is a crash on purpose,
@@ -17,6 +18,9 @@ enum Harness: String, CaseIterable {
     case config
     /// A journal segment: framing (at two block sizes), record decoding, chain checks.
     case segment
+    /// An ELM327 adapter's replies: the reply parser and every decoder, then the whole
+    /// dialogue (``ELMSession``) fed the input as its adapter's replies.
+    case obd
 
     func run(_ bytes: UnsafeBufferPointer<UInt8>) {
         switch self {
@@ -24,6 +28,7 @@ enum Harness: String, CaseIterable {
         case .json: Self.json(bytes)
         case .config: Self.config(bytes)
         case .segment: Self.segment(bytes)
+        case .obd: OBDHarness.run(bytes)
         }
     }
 
