@@ -18,7 +18,7 @@ enum OBDHarness {
         let reply = Array(bytes.dropFirst())
         let r = ELMResponseParser.parse(reply, command: request.command, data: request.expectsData)
         check(r)
-        var session = ELMSession(currentYear: 2026)
+        var session = ELMSession()
         var now = MonotonicInstant(seconds: 1)
         for chunk in reply.split(separator: 62, omittingEmptySubsequences: false).prefix(64) {
             guard session.failure == nil else { break }

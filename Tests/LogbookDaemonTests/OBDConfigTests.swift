@@ -16,7 +16,7 @@ import Testing
             _ = try load(toml)
             return nil
         } catch {
-            return error
+            return error as? ConfigError
         }
     }
 

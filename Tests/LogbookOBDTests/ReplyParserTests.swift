@@ -47,7 +47,7 @@ import Testing
         #expect(OBDDecoder.fuelLevel(parse("7F 01 12", "012F")) == .failure(.noAnswer))  // a negative response
     }
 
-    @Test func statusLines() {
+    @Test func statusLines() throws {
         #expect(parse("NO DATA\r\r", "010C") == .noData)
         #expect(parse("SEARCHING...\rUNABLE TO CONNECT\r\r", "0100") == .unableToConnect)
         #expect(parse("CAN ERROR", "010C") == .busError("CAN ERROR"))

@@ -23,42 +23,40 @@ public enum ELMExchange: Sendable, Hashable {
 /// supported are never asked. One session lives as long as one connection.
 public struct ELMSession: Sendable {
     public let plan: OBDPollingPlan
-    private let currentYear: Int
-    private enum Phase { case initializing, silent, discovering, polling }
-    private var phase = Phase.initializing
-    private var queue: [OBDRequest] = [
+    enum Phase { case initializing, silent, discovering, polling }
+    var phase = Phase.initializing
+    var queue: [OBDRequest] = [
         .reset, .echoOff, .linefeedsOff, .spacesOff, .headersOff, .automaticProtocol, .supportedPIDs(base: 0),
     ]
     /// The request awaiting its reply.
     public private(set) var inFlight: OBDRequest?
-    private var info = OBDVehicleInfo()
-    private var vehicleInfoPIDs = SupportedPIDs()
-    private var discovered = false
-    private var announcedAdapter = false
+    var info = OBDVehicleInfo()
+    var vehicleInfoPIDs = SupportedPIDs()
+    var discovered = false
+    var announcedAdapter = false
     /// Whether the engine runs, once the first rpm reading has told.
-    public private(set) var engineRunning: Bool?
-    private var quietSince: MonotonicInstant?
-    private var quietReadings = 0
-    private var due = Due()
-    private var batch = OBDReadings()
-    private var batchOpen = false
+    public internal(set) var engineRunning: Bool?
+    var quietSince: MonotonicInstant?
+    var quietReadings = 0
+    var due = Due()
+    var batch = OBDReadings()
+    var batchOpen = false
     /// What the session has counted.
     public private(set) var counters = OBDCounters()
     private var reported = OBDCounters()
-    private var timeoutsInARow = 0
+    /// The last exchanges, newest in bit 0: 1 for a timeout.
+    private var recentTimeouts: UInt8 = 0
     private var rejectionsInARow = 0
     /// Set when the link should be closed and opened again (hung or babbling adapter).
     public private(set) var failure: String?
 
-    private struct Due {
+    struct Due {
         var rpm = MonotonicInstant.zero, fuel = MonotonicInstant.zero, odometer = MonotonicInstant.zero
         var codes = MonotonicInstant.zero, voltage = MonotonicInstant.zero, probe = MonotonicInstant.zero
     }
 
-    /// - Parameter currentYear: bounds the VIN's model year (no clock in here).
-    public init(plan: OBDPollingPlan = OBDPollingPlan(), currentYear: Int) {
+    public init(plan: OBDPollingPlan = OBDPollingPlan()) {
         self.plan = plan
-        self.currentYear = currentYear
     }
 
     /// The next request to send at `now` and how long to wait for its reply, or nil when
@@ -92,13 +90,17 @@ public struct ELMSession: Sendable {
         switch exchange {
         case .timedOut:
             counters.timeouts += 1
-            timeoutsInARow += 1
-            if timeoutsInARow >= plan.maximumTimeouts { failure = "no reply to \(request.command) (\(timeoutsInARow) timeouts in a row)" }
+            // Counted over the last six exchanges, not in a row: a slow adapter's late reply
+            // lands on the next request (and is refused there unless it happens to fit).
+            recentTimeouts = recentTimeouts << 1 | 1
+            let recent = (recentTimeouts & 0b11_1111).nonzeroBitCount
+            if recent >= plan.maximumTimeouts { failure = "no reply to \(request.command) (\(recent) of the last 6 requests timed out)" }
             apply(request, .noData, now, &events, timedOut: true)
         case .overflow:
+            recentTimeouts <<= 1
             apply(request, .invalid(.tooLong), now, &events)
         case .reply(let bytes):
-            timeoutsInARow = 0
+            recentTimeouts <<= 1
             counters.exchanges += 1
             apply(request, ELMResponseParser.parse(bytes, command: request.command, data: request.expectsData), now, &events)
         }
@@ -198,126 +200,5 @@ public struct ELMSession: Sendable {
         counters.lastRejection = why
         rejectionsInARow += 1
         if rejectionsInARow >= plan.maximumRejections { failure = "\(rejectionsInARow) replies in a row refused (last: \(why.rawValue))" }
-    }
-
-    // MARK: - Phases
-
-    /// `0100` went unanswered: the adapter is there, the car is not (yet).
-    private mutating func goSilent(_ now: MonotonicInstant, _ events: inout [OBDEvent]) {
-        guard phase != .silent else { return }
-        phase = .silent
-        due.probe = now.advanced(bySeconds: plan.silentRetryInterval)
-        due.voltage = now
-        if !announcedAdapter {
-            announcedAdapter = true
-            events.append(.adapterReady(identity: info.identity))
-        }
-    }
-
-    /// `0100` answered: discover the car once per connection, then poll.
-    private mutating func carAnswered(_ now: MonotonicInstant, _ events: inout [OBDEvent]) {
-        if discovered {
-            phase = .polling
-            due.rpm = now
-        } else {
-            phase = .discovering
-            queue.append(info.supported.contains(0x20) ? .supportedPIDs(base: 0x20) : .vehicleInfoPIDs)
-        }
-    }
-
-    private mutating func finishDiscovery(_ now: MonotonicInstant, _ events: inout [OBDEvent]) {
-        discovered = true
-        phase = .polling
-        events.append(.connected(info))
-        due.rpm = now
-        due.voltage = now.advanced(bySeconds: plan.voltageInterval)
-    }
-
-    // MARK: - Engine
-
-    private mutating func engineTurns(_ now: MonotonicInstant, _ events: inout [OBDEvent]) {
-        quietSince = nil
-        quietReadings = 0
-        guard engineRunning != true else { return }
-        engineRunning = true
-        events.append(.engine(running: true))
-        readAll(.engineStart, now)
-    }
-
-    /// rpm zero or no answer: the engine stops once that has lasted (one zero among
-    /// readings is not a stop: some cars report 0 for a moment).
-    private mutating func quiet(_ now: MonotonicInstant, _ events: inout [OBDEvent]) {
-        quietReadings += 1
-        let since = quietSince ?? now
-        quietSince = since
-        switch engineRunning {
-        case nil:
-            engineRunning = false
-            events.append(.engine(running: false))
-            readAll(.parked, now)
-        case true?:
-            guard quietReadings >= 2, now.seconds(since: since) >= plan.engineOffAfter else { return }
-            engineRunning = false
-            events.append(.engine(running: false))
-            readAll(.engineStop, now)
-            due.rpm = now.advanced(bySeconds: plan.engineOffInterval)
-        case false?:
-            break
-        }
-    }
-
-    /// Queues voltage, fuel, odometer and both trouble-code modes, read as one batch.
-    private mutating func readAll(_ moment: OBDReadings.Moment, _ now: MonotonicInstant) {
-        batch.moment = moment
-        batchOpen = true
-        queue.append(.voltage)
-        if info.supported.contains(0x2F) { queue.append(.fuelLevel) }
-        if info.supported.contains(0xA6) { queue.append(.odometer) }
-        queue += [.storedCodes, .pendingCodes]
-        let running = engineRunning == true
-        due.fuel = now.advanced(bySeconds: plan.fuelInterval)
-        due.odometer = now.advanced(bySeconds: plan.odometerInterval)
-        due.codes = now.advanced(bySeconds: plan.troubleCodeInterval)
-        due.voltage = now.advanced(bySeconds: running ? plan.voltageInterval : plan.parkedVoltageInterval)
-    }
-
-    /// Fills the queue with whatever is due.
-    private mutating func schedule(_ now: MonotonicInstant) {
-        switch phase {
-        case .initializing, .discovering:
-            return
-        case .silent:
-            if now >= due.probe {
-                queue.append(.supportedPIDs(base: 0))
-                due.probe = now.advanced(bySeconds: plan.silentRetryInterval)
-            }
-            if now >= due.voltage {
-                queue.append(.voltage)
-                due.voltage = now.advanced(bySeconds: plan.parkedVoltageInterval)
-            }
-        case .polling:
-            let running = engineRunning == true
-            if now >= due.rpm {
-                queue.append(.rpm)
-                if running, info.supported.contains(0x0D) { queue.append(.speed) }
-                due.rpm = now.advanced(bySeconds: running ? plan.rpmInterval : plan.engineOffInterval)
-            }
-            if running, now >= due.fuel {
-                if info.supported.contains(0x2F) { queue.append(.fuelLevel) }
-                due.fuel = now.advanced(bySeconds: plan.fuelInterval)
-            }
-            if running, now >= due.odometer {
-                if info.supported.contains(0xA6) { queue.append(.odometer) }
-                due.odometer = now.advanced(bySeconds: plan.odometerInterval)
-            }
-            if running, now >= due.codes {
-                queue += [.storedCodes, .pendingCodes]
-                due.codes = now.advanced(bySeconds: plan.troubleCodeInterval)
-            }
-            if now >= due.voltage {
-                queue.append(.voltage)
-                due.voltage = now.advanced(bySeconds: running ? plan.voltageInterval : plan.parkedVoltageInterval)
-            }
-        }
     }
 }

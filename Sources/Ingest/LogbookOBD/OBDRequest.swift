@@ -74,7 +74,7 @@ public struct OBDPollingPlan: Sendable, Hashable {
     /// may search every protocol (`SEARCHING...`, several seconds on K-line).
     public var commandTimeout = 5.0
     public var searchTimeout = 15.0
-    /// Timeouts in a row before the link is taken down and opened again.
+    /// Timeouts among the last six requests before the link is taken down and opened again.
     public var maximumTimeouts = 3
     /// Refused replies in a row before the same (a babbling adapter).
     public var maximumRejections = 10

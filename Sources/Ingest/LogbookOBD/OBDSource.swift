@@ -55,7 +55,7 @@ public final class OBDSource: Sendable {
         var waitingLogged = false
         var downLogged = false
         var counters = OBDCounters()
-        var rejectionLog = (at: Int64.min, held: 0)
+        var rejectionLog = RejectionLog()
         while !stopping {
             beat()
             let link: ELMLink
@@ -97,10 +97,10 @@ public final class OBDSource: Sendable {
     /// Runs one session on `link` until it breaks or a stop is asked; returns why it ended and
     /// whether the adapter ever answered.
     private func converse(
-        _ link: ELMLink, _ total: inout OBDCounters, _ rejectionLog: inout (at: Int64, held: Int),
+        _ link: ELMLink, _ total: inout OBDCounters, _ rejectionLog: inout RejectionLog,
         _ deliver: @Sendable ([OBDEvent]) -> Void
     ) -> (String, Bool) {
-        var session = ELMSession(plan: plan, currentYear: OBDSystem.currentYear())
+        var session = ELMSession(plan: plan)
         let base = total
         var answered = false
         while !stopping {
@@ -122,7 +122,7 @@ public final class OBDSource: Sendable {
                     // The counters of every connection since start, not only this one.
                     total = c.plus(base, connections: total.connections)
                     events[i] = .counters(total)
-                    logRejection(c, &rejectionLog)
+                    logRejection(total, &rejectionLog)
                 }
                 if !events.isEmpty { deliver(events) }
             }
@@ -130,17 +130,27 @@ public final class OBDSource: Sendable {
         return ("stopped", answered)
     }
 
+    /// When a refused reply was last logged, and how many since were not.
+    struct RejectionLog {
+        var at: Int64?
+        var rejected = 0
+        var held = 0
+    }
+
     /// A refused reply is logged once a minute at most, with the number held back.
-    private func logRejection(_ c: OBDCounters, _ log: inout (at: Int64, held: Int)) {
-        guard let why = c.lastRejection else { return }
+    private func logRejection(_ c: OBDCounters, _ log: inout RejectionLog) {
+        guard c.rejected > log.rejected, let why = c.lastRejection else { return }
+        let fresh = c.rejected - log.rejected
+        log.rejected = c.rejected
         let t = monotonicNanoseconds()
-        guard t - log.at >= 60_000_000_000 else {
-            log.held += 1
+        if let at = log.at, t - at < 60_000_000_000 {
+            log.held += fresh
             return
         }
         logger.warning(
             "OBD reply refused", metadata: ["source": "\(name)", "why": "\(why.rawValue)", "refused": "\(c.rejected)", "suppressed": "\(log.held)"])
-        log = (t, 0)
+        log.at = t
+        log.held = 0
     }
 
     private func beat() { lastBeat.store(monotonicNanoseconds(), ordering: .relaxed) }

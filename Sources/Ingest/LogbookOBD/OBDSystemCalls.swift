@@ -31,8 +31,8 @@ enum OBDSystem {
         var t = termios()
         if tcgetattr(fd, &t) == 0 {
             cfmakeraw(&t)
-            t.c_cflag |= tcflag_t(CLOCAL | CREAD)
-            t.c_cflag &= ~tcflag_t(CSTOPB | CRTSCTS)
+            t.c_cflag |= tcflag_t(CLOCAL) | tcflag_t(CREAD)
+            t.c_cflag &= ~(tcflag_t(CSTOPB) | tcflag_t(CRTSCTS))
             withUnsafeMutableBytes(of: &t.c_cc) { cc in
                 cc[Int(VMIN)] = 0  // reads return at once; poll does the waiting
                 cc[Int(VTIME)] = 0
@@ -170,14 +170,6 @@ enum OBDSystem {
     }
 
     static func sleep(milliseconds: Int) { usleep(UInt32(milliseconds) * 1000) }
-
-    /// The current year (UTC), for the VIN's model year.
-    static func currentYear() -> Int {
-        var t = time(nil)
-        var parts = tm()
-        gmtime_r(&t, &parts)
-        return Int(parts.tm_year) + 1900
-    }
 
     static func errorText(_ code: Int32) -> String { String(cString: strerror(code)) + " (\(code))" }
 }

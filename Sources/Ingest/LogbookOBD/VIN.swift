@@ -9,7 +9,7 @@ public struct VIN: Sendable, Hashable, CustomStringConvertible {
     public let text: String
 
     /// Why a VIN was refused.
-    public enum Problem: String, Sendable, Hashable {
+    public enum Problem: String, Error, Sendable, Hashable {
         /// Not 17 characters.
         case length
         /// A character outside 0–9 and A–Z, or one of I, O, Q (never used in a VIN).
