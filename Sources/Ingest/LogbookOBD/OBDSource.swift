@@ -82,7 +82,7 @@ public final class OBDSource: Sendable {
             downLogged = false
             counters.connections += 1
             logger.info("OBD adapter link open", metadata: ["source": "\(name)", "adapter": "\(endpoint)"])
-            deliver([.linkUp("\(endpoint)")])
+            deliver([.linkUp("\(endpoint)"), .counters(counters)])
             let (reason, answered) = converse(link, &counters, &rejectionLog, deliver)
             link.close()
             if stopping { break }
