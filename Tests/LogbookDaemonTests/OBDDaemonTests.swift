@@ -113,14 +113,21 @@ import Testing
         #expect(await eventually { text(battery).contains("LOGBOOK_BATTERY_V=11.2") })
         #expect(text(battery).contains("LOGBOOK_BATTERY_FLOOR_V=11.8") && text(battery).contains("LOGBOOK_VEHICLE=golf"))
         #expect(obd(dir)?["battery_low"] as? Bool == true && obd(dir)?["engine_running"] as? Bool == false)
+
+        // Filled up while parked: 41 2F F0 = 240·100/255 = 94.1 % after 66.7 % (0xAA): 27.45 %
+        // of a 50 l tank = 13.7 l, journaled as a pending fill-up when the engine starts again.
+        #expect(elm.run("emulator.answer['FUEL_LEVEL'] = elm.obd_message.HD('7E8') + elm.obd_message.SZ('03') + elm.obd_message.DT('41 2F F0')"))
+        #expect(elm.send("scenario car", confirmedBy: "switched to 'car'"))
+        #expect(await eventually(30) { trip(dir)?["id"] as? String == "2" && obd(dir)?["fuel_percent"] as? Double == 94.1 })
         let (worst, samples, _, seqWentBack) = monitor.figures
         #expect(await daemon.stop()?.0 == 0)
 
         let journal = try JournalReader(directory: dir.file("state/journal"))
         let trips = try journal.trips()
-        try #require(trips.count == 1, "\(trips)")
+        try #require(trips.count == 2, "\(trips)")
         #expect(trips[0].state != .discarded && trips[0].vehicleID == "golf")
         #expect(trips[0].startReason == "obd:elm" && trips[0].endReason == "obd:elm")
+        #expect(trips[1].startReason == "obd:elm" && trips[1].vehicleID == "golf")
         let records = try journal.entries().map(\.record)
         let signals = records.compactMap { if case .signal(let s) = $0 { s } else { nil } }
         #expect(signals.contains { $0.source == "obd:elm" && $0.on && $0.vehicleID == "golf" })
@@ -135,7 +142,12 @@ import Testing
         let start = try #require(entries.first { $0.type == "obd.snapshot" && $0.subject == "1/start" })
         #expect(start.fields["fuel_percent"]?.doubleValue == 66.7 && start.fields["vin"]?.stringValue == "WP0ZZZ99ZTS390000")
         #expect(entries.contains { $0.type == "obd.snapshot" && $0.subject == "1/end" })
-        print(String(format: "obd: daemon drive: one trip obd:elm → obd:elm for golf (VIN), %d odometer readings, P0133+P0420 journaled and hooked, battery 11.2 V hooked; live.json worst age %.2f s over %d samples",
+        let fill = try #require(entries.first { $0.type == "fuel.pending" })
+        #expect(fill.origin == "obd" && fill.action == .add && fill.subject.hasPrefix("golf@") && fill.fields["vehicle"]?.stringValue == "golf")
+        #expect(fill.fields["litres_estimated"]?.doubleValue == 13.7)
+        #expect(fill.fields["level_before"]?.doubleValue == 66.7 && fill.fields["level_after"]?.doubleValue == 94.1)
+        #expect(fill.fields["lat"]?.doubleValue != nil && fill.fields["lon"]?.doubleValue != nil && fill.fields["at"]?.stringValue != nil)
+        print(String(format: "obd: daemon drive: a trip obd:elm → obd:elm for golf (VIN), %d odometer readings, P0133+P0420 journaled and hooked, battery 11.2 V hooked, a 13.7 l fill-up pending; live.json worst age %.2f s over %d samples",
                      odometer.count, worst, samples))
         #expect(worst <= 2.5 && !seqWentBack)
         elm.kill()
