@@ -117,8 +117,11 @@ import Testing
         // Filled up while parked: 41 2F F0 = 240·100/255 = 94.1 % after 66.7 % (0xAA): 27.45 %
         // of a 50 l tank = 13.7 l, journaled as a pending fill-up when the engine starts again.
         #expect(elm.run("emulator.answer['FUEL_LEVEL'] = elm.obd_message.HD('7E8') + elm.obd_message.SZ('03') + elm.obd_message.DT('41 2F F0')"))
+        // …and P0133 repaired meanwhile: the next start's read finds it cleared.
+        #expect(elm.run("elm.obd_message.DTC_STORED[:] = ['0420']"))
         #expect(elm.send("scenario car", confirmedBy: "switched to 'car'"))
         #expect(await eventually(30) { trip(dir)?["id"] as? String == "2" && obd(dir)?["fuel_percent"] as? Double == 94.1 })
+        #expect(await eventually { text(faults).contains("LOGBOOK_FAULT_STATE=cleared") && (obd(dir)?["fault_codes"] as? [[String: Any]])?.count == 1 })
         let (worst, samples, _, seqWentBack) = monitor.figures
         #expect(await daemon.stop()?.0 == 0)
 
@@ -134,6 +137,7 @@ import Testing
         #expect(signals.contains { $0.source == "obd:elm" && !$0.on })
         #expect(signals.contains { $0.source == "dtc:P0133" && $0.on && $0.vehicleID == "golf" })
         #expect(signals.contains { $0.source == "dtc:P0420" && $0.on })
+        #expect(signals.contains { $0.source == "dtc:P0133" && !$0.on } && !signals.contains { $0.source == "dtc:P0420" && !$0.on })
         #expect(signals.contains { $0.source == "battery-low:elm" && $0.on })
         let entries = records.compactMap { if case .entry(let e) = $0 { e } else { nil } }
         let odometer = entries.filter { $0.type == "odometer" }
@@ -147,7 +151,7 @@ import Testing
         #expect(fill.fields["litres_estimated"]?.doubleValue == 13.7)
         #expect(fill.fields["level_before"]?.doubleValue == 66.7 && fill.fields["level_after"]?.doubleValue == 94.1)
         #expect(fill.fields["lat"]?.doubleValue != nil && fill.fields["lon"]?.doubleValue != nil && fill.fields["at"]?.stringValue != nil)
-        print(String(format: "obd: daemon drive: a trip obd:elm → obd:elm for golf (VIN), %d odometer readings, P0133+P0420 journaled and hooked, battery 11.2 V hooked, a 13.7 l fill-up pending; live.json worst age %.2f s over %d samples",
+        print(String(format: "obd: daemon drive: a trip obd:elm → obd:elm for golf (VIN), %d odometer readings, P0133+P0420 journaled and hooked (P0133 cleared later), battery 11.2 V hooked, a 13.7 l fill-up pending; live.json worst age %.2f s over %d samples",
                      odometer.count, worst, samples))
         #expect(worst <= 2.5 && !seqWentBack)
         elm.kill()
