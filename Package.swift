@@ -233,6 +233,8 @@ let package = Package(
             name: "LogbookExportTests", dependencies: ["LogbookExport", "LogbookCore", "LogbookJournal", "LogbookTestSupport"],
             exclude: ["Schemas"]),
         .testTarget(name: "LogbookGarageTests", dependencies: ["LogbookGarage", "LogbookRecords", "LogbookCore"]),
+        // The `logbook` command as people and scripts use it: exit codes, messages, JSON.
+        .testTarget(name: "LogbookCLITests", dependencies: ["LogbookTestSupport"]),
         .testTarget(
             name: "LogbookDaemonTests",
             dependencies: [
