@@ -29,8 +29,9 @@ import Testing
         let csv = try cli.ok(["trips", "export", "1", "--format", "csv"]).out.split(separator: "\r\n").dropFirst()
         let middle = String(csv[csv.startIndex + csv.count / 2].split(separator: ",")[2])
         let split = try cli.ok(["trips", "split", "1", "--at", middle])
-        let second = try #require(split.out.split(separator: " ").last.map { String($0.dropLast(2)) }, "\(split.out)")
-        #expect(split.out.contains("the second part is trip \(second)"))
+        let words = split.out.split(separator: " ").map(String.init)
+        let second = try #require(words.firstIndex(of: "is").map { words[$0 + 2] }, "\(split.out)")
+        #expect(split.out.contains("the second part is trip \(second) ("), "\(split.out)")
 
         let parts = try trips(cli)
         let first = try #require(parts.trips.first { $0["id"] as? String == "1" })

@@ -104,7 +104,7 @@ struct UplinkCommand: AsyncParsableCommand {
         do {
             var c = try UplinkConfiguration.load(file: file, environment: ProcessInfo.processInfo.environment)
             if paths.stateDir != nil || ProcessInfo.processInfo.environment["LOGBOOK_STATE_DIR"] != nil {
-                c.journalDirectory = paths.journalDirectory
+                c.journalDirectory = try ReaderSettings.load(paths).journalDirectory
             }
             if let d = uplinkDir { c.stateDirectory = d }
             return c

@@ -50,7 +50,9 @@ extension TripIndex: TripCatalog {
             try pool.read { db in
                 let key = Int64(bitPattern: id.rawValue)
                 if let row = try Row.fetchOne(db, sql: "SELECT \(CorrectedRow.selectColumns) FROM corrected_trips WHERE number = ?", arguments: [key]) {
-                    return try CorrectedRow.overview(row)
+                    let overview = try CorrectedRow.overview(row)
+                    // Merged into another trip: not a trip of its own any more.
+                    return (row[1] as Int64?) == nil ? overview : nil
                 }
                 return try Row.fetchOne(db, sql: "SELECT \(TripRow.columns), crc FROM trips WHERE id = ?", arguments: [key])
                     .map { try TripRow.checked($0).overview }
