@@ -110,7 +110,7 @@ let package = Package(
             name: "logbook",
             dependencies: [
                 "LogbookCore", "LogbookConfig", "LogbookControl", "LogbookJournal", "LogbookDaemon", "LogbookStore",
-                "LogbookExport", "LogbookPlaces", "LogbookGarage", "LogbookGarageStore",
+                "LogbookExport", "LogbookPlaces", "LogbookGarage", "LogbookGarageStore", "LogbookImport",
                 "LogbookUplink", "LogbookPostgres",  // uplink status, verify --witness
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
@@ -135,6 +135,15 @@ let package = Package(
         .executableTarget(
             name: "logbook-export-bench",
             dependencies: ["LogbookCore", "LogbookExport", "LogbookJournal"]),
+
+        // ── import: GPX, GeoJSON, CSV and Google location history into trips (issue 26) ──
+        // Streaming parsers (an XML and a JSON tokenizer of its own, no Foundation) and the
+        // trip cutter that drives the pure TripEngine on the positions' own clock.
+        .target(name: "LogbookImport", dependencies: ["LogbookCore"], path: "Sources/Projections/LogbookImport"),
+        .testTarget(
+            name: "LogbookImportTests",
+            dependencies: ["LogbookImport", "LogbookCore", "LogbookJournal", "LogbookTestSupport",
+                           .product(name: "Logging", package: "swift-log")]),
 
         // ── index: the rebuildable SQLite projection of the journal (issue 8, part A) ──
         .target(

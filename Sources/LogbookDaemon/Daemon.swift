@@ -80,7 +80,9 @@ public struct Daemon: Sendable {
         let dashboard = DashboardRefresher(configuration: configuration, state: state, logger: logger)
         var control = ControlSocketService(
             path: configuration.controlSocketPath, group: configuration.controlGroup,
-            handler: DaemonControlHandler(state: state, events: continuation, configuration: shared, journal: journal, dashboard: dashboard),
+            handler: DaemonControlHandler(
+                state: state, events: continuation, configuration: shared, journal: journal, dashboard: dashboard,
+                importer: ImportTripWriter(journal: journal)),
             updates: updates, logger: logger)
         control.onListening = { socketUp.open() }
         // Shutdown runs in reverse order: tell systemd, stop the reader, close the socket,

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 package import LogbookCore
 package import LogbookGarage
-internal import LogbookJournal
+package import LogbookJournal
 internal import Logging
 
 /// Appends validated garage entries to the journal **without a daemon**: the CLI's path when
@@ -28,14 +28,28 @@ package enum GarageEntryJournal {
     package static func append(
         _ entries: [GarageEntry], recordedAt: GPSTime, configuration: DaemonConfiguration, lockWait: Double = 5
     ) async throws(Failure) -> [UInt64] {
+        let writer = try await openWriter(configuration: configuration, lockWait: lockWait)
+        var sequences: [UInt64] = []
+        do {
+            for entry in entries { sequences.append(try writer.append(.entry(UserEntry(entry, recordedAt: recordedAt)))) }
+            try await writer.close()
+        } catch {
+            try? await writer.close()
+            throw .failed("the entry was not recorded: \(error)")
+        }
+        return sequences
+    }
+
+    /// Takes the journal's writer lock (retrying for `lockWait` seconds while another
+    /// short-lived writer holds it) and opens a writer that commits every 50 ms: the CLI's
+    /// direct path for entries and imports. The caller must `close()` it.
+    package static func openWriter(configuration: DaemonConfiguration, lockWait: Double = 5) async throws(Failure) -> JournalWriter {
         let journal = JournalConfiguration(
             directory: configuration.journalDirectory, stateDirectory: configuration.stateDirectory, commitInterval: .milliseconds(50))
         var waited = 0.0
-        let writer: JournalWriter
         while true {
             do {
-                writer = try JournalWriter.open(journal, logger: Logger(label: "logbook.garage", factory: { _ in SwiftLogNoOpLogHandler() }))
-                break
+                return try JournalWriter.open(journal, logger: Logger(label: "logbook.garage", factory: { _ in SwiftLogNoOpLogHandler() }))
             } catch JournalError.locked(let directory, let pid) {
                 guard waited < lockWait else {
                     throw .locked("another process\(pid.map { " (pid \($0))" } ?? "") holds the journal \(directory)")
@@ -46,15 +60,6 @@ package enum GarageEntryJournal {
                 throw .failed(Self.explain(error, directory: configuration.journalDirectory))
             }
         }
-        var sequences: [UInt64] = []
-        do {
-            for entry in entries { sequences.append(try writer.append(.entry(UserEntry(entry, recordedAt: recordedAt)))) }
-            try await writer.close()
-        } catch {
-            try? await writer.close()
-            throw .failed("the entry was not recorded: \(error)")
-        }
-        return sequences
     }
 
     private static func explain(_ error: any Error, directory: String) -> String {

@@ -6,7 +6,7 @@ extension MileageReport {
     public static let csvHeader = [
         "trip", "date", "start_utc", "end_utc", "vehicle", "start_odometer_km", "end_odometer_km", "odometer_source",
         "start_place", "end_place", "distance_km", "class", "purpose", "partner", "destination", "business_km",
-        "private_km", "commute_km", "classified_at", "changed",
+        "private_km", "commute_km", "classified_at", "changed", "origin",
     ]
 
     /// Header, one row per trip, then `#`-rows: totals per class and per month, the journal's
@@ -26,7 +26,7 @@ extension MileageReport {
                 r.startOdometer == nil ? "" : odometerNote(r.trip.vehicleID),
                 Self.place(r.trip.startPlace, r.trip.start), Self.place(r.trip.endPlace, r.trip.end), Self.km(r.km), r.tripClass,
                 c?.purpose ?? "", c?.partner ?? "", c?.destination ?? "", perClass("business"), perClass("private"), perClass("commute"),
-                classifiedAt, changed,
+                classifiedAt, changed, r.trip.imported ? "reconstructed (\(r.trip.startReason))" : "recorded",
             ]
             out += fields.map(Self.csvField).joined(separator: ",") + "\n"
         }

@@ -22,6 +22,7 @@ enum TripJSON {
             ("points", .number(Double(t.pointCount))),
             ("discarded", .bool(t.discarded)),
             ("recovered", .bool(t.recovered)),
+            ("origin", .string(t.origin)),
             ("state", .string(t.state.rawValue)),
             ("start", position(t.start)),
             ("end", position(t.end)),

@@ -24,6 +24,7 @@ enum TripJSON {
         m.append(("points", number(Double(t.pointCount))))
         m.append(("discarded", JSONValue.bool(t.discarded)))
         m.append(("recovered", JSONValue.bool(t.recovered)))
+        m.append(("origin", JSONValue.string(t.origin)))
         m.append(("state", JSONValue.string(t.state.rawValue)))
         m.append(("start", position(t.start)))
         m.append(("end", position(t.end)))
