@@ -31,7 +31,10 @@ final class InteropReceiver: @unchecked Sendable {
         var args = [TestPaths.script("interop-receiver.py"), kind, "--port", String(port), "--log", log] + extra
         if kind == "owntracks" { args += ["--schema", Self.schemaDirectory] }
         process = try Child("/usr/bin/python3", args, output: log + ".out")
-        for _ in 0..<250 where !listening(port) { usleep(20_000) }
+        for _ in 0..<250 {
+            if listening(port) { break }
+            usleep(20_000)
+        }
     }
 
     func stop() {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-import LogbookCore
+public import LogbookCore
 public import LogbookJournal
 public import Logging
 
