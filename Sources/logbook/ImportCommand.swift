@@ -36,7 +36,10 @@ struct ImportCommand: AsyncParsableCommand {
         try await withExitCodes {
             let settings = try ReaderSettings.load(paths)
             if let vehicle {
-                let known = try IndexAccess.withIndex(settings) { try GarageAccess.load($0, settings: settings).vehicle(vehicle) != nil }
+                // The first write makes the journal: only the configured vehicles exist yet.
+                let known = Self.hasJournal(settings)
+                    ? try IndexAccess.withIndex(settings) { try GarageAccess.load($0, settings: settings).vehicle(vehicle) != nil }
+                    : settings.daemon.vehicle(vehicle) != nil
                 guard known else { throw CLIError.usage("no vehicle \"\(vehicle)\" (configure it or `logbook vehicles add \(vehicle)`)") }
             }
             var failed = 0
@@ -90,9 +93,10 @@ struct ImportCommand: AsyncParsableCommand {
         }
 
         // Against the journal (through the index): the same content, overlapping trips.
-        let (previous, overlaps) = try IndexAccess.withIndex(settings) { index in
-            (try ImportChecks.previousImport(index, hash: scan.contentHash), allowOverlap ? [:] : try ImportChecks.overlaps(index, scan.trips))
-        }
+        let (previous, overlaps) = Self.hasJournal(settings)
+            ? try IndexAccess.withIndex(settings) { index in
+                (try ImportChecks.previousImport(index, hash: scan.contentHash), allowOverlap ? [:] : try ImportChecks.overlaps(index, scan.trips))
+            } : (nil, [:])
         if let (seq, earlier) = previous {
             print("import: \(name): 0 trips, 0 points, 0 skipped")
             print("  already imported: the same content as \(earlier) (journal seq \(seq)); nothing to do")
@@ -164,6 +168,10 @@ struct ImportCommand: AsyncParsableCommand {
         report(name, second, written: written, ids: ids, skipped: skipped,
                path: journal.throughDaemon ? "written through logbookd" : "written to the journal; logbookd is not running")
         return true
+    }
+
+    static func hasJournal(_ settings: ReaderSettings) -> Bool {
+        FileManager.default.fileExists(atPath: settings.journalDirectory)
     }
 
     private func report(_ name: String, _ s: ImportSummary, written: [ImportedTrip], ids: [UInt64], skipped: Int, path: String) {
