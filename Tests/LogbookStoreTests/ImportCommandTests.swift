@@ -191,9 +191,12 @@ import Testing
         }
         let liveEnds = ends(recorded, shift: week1024), importEnds = ends(imported, shift: 0)
         #expect(recorded.count == 2 && imported.count == 2, "live \(recorded.count), imported \(imported.count)")
+        var split = "?"
         if liveEnds.count == importEnds.count, let a = liveEnds.first, let b = importEnds.first {
             #expect(abs(a - b) < 20, "first trip ends: live \(a), imported \(b)")
+            split = "live \(ISO8601.format(GPSTime(nanoseconds: Int64(a * 1e9)))), imported \(ISO8601.format(GPSTime(nanoseconds: Int64(b * 1e9))))"
         }
-        print("import: 20100403_Z205_Switzerland.txt.gpx: \(imported.count) trips, \(imported.reduce(0) { $0 + Int($1["points"]?.doubleValue ?? 0) }) points, 0 skipped (live recording: \(recorded.count) trips)")
+        print("import: 20100403_Z205_Switzerland.txt.gpx: \(imported.count) trips, \(imported.reduce(0) { $0 + Int($1["points"]?.doubleValue ?? 0) }) points, 0 skipped")
+        print("import: swiss split: \(recorded.count) trips recorded live, \(imported.count) imported; first trip ends \(split)")
     }
 }
