@@ -2,22 +2,38 @@
 import LogbookCore
 public import LogbookJournal
 
-/// One statement with its text parameters.
+/// One statement with its text parameters, or a `COPY … FROM STDIN` with its rows.
 public struct SQLStatement: Sendable, Equatable {
     public var sql: String
     public var parameters: [String?]
+    /// For a `COPY`: the rows in COPY's text format.
+    public var copyData: [UInt8]?
+
+    public init(sql: String, parameters: [String?], copyData: [UInt8]? = nil) {
+        self.sql = sql
+        self.parameters = parameters
+        self.copyData = copyData
+    }
 }
 
-/// Turns a batch of journal items into idempotent statements for the fleet store: points in
-/// one `INSERT … SELECT FROM unnest(…) ON CONFLICT DO NOTHING` (one round trip per batch),
-/// trips upserted, events and checkpoints inserted once. Replaying a batch changes nothing.
+/// Turns a batch of journal items into idempotent statements for the fleet store: points
+/// `COPY`ed into the session's staging table, then moved with one `INSERT … SELECT …
+/// ON CONFLICT DO NOTHING` (exactly once however often a batch is sent), trips upserted,
+/// events and checkpoints inserted once. Replaying a batch changes nothing.
 public enum FleetBatch {
+    /// The staging table (a temporary table of the session, emptied at each commit).
+    public static let createStage = """
+        CREATE TEMP TABLE IF NOT EXISTS points_stage (s bigint, tr bigint, t bigint, la float8, lo float8, sp real, tk real,
+            al real, ep real) ON COMMIT DELETE ROWS
+        """
+
     public static func statements(for items: [JournalItem], device: String) -> [SQLStatement] {
         var out: [SQLStatement] = []
         var points = PointColumns()
         var lastSequence: UInt64?
-        func flushPoints() {
-            if !points.isEmpty { out.append(points.statement(device: device)) }
+        // Points gather into one COPY per batch; only a rewind needs them written before it.
+        func flushPoints(clear: Bool = false) {
+            if !points.isEmpty { out += points.statements(device: device, clear: clear) }
             points = PointColumns()
         }
         for item in items {
@@ -67,7 +83,7 @@ public enum FleetBatch {
                                       "\\x" + Hex.encode(cp.publicKey)]))
             case .rewound(_, let to):
                 // What followed `to` is gone from the journal: drop it, the replacements follow.
-                flushPoints()
+                flushPoints(clear: true)
                 for table in ["points", "events", "checkpoints"] {
                     out.append(SQLStatement(sql: "DELETE FROM \(table) WHERE device_id = $1 AND seq > $2",
                                             parameters: [device, String(to)]))
@@ -77,7 +93,6 @@ public enum FleetBatch {
                 lastSequence = to
                 continue
             }
-            flushPoints()
         }
         flushPoints()
         if let last = lastSequence {
@@ -106,39 +121,47 @@ public enum FleetBatch {
     }
 }
 
-/// Column arrays for the `unnest` insert of points.
+/// Points as COPY text rows for the staging table, then one insert from it.
 struct PointColumns {
-    var seq: [String] = [], trip: [String] = [], time: [String] = [], lat: [String] = [], lon: [String] = []
-    var speed: [String] = [], track: [String] = [], alt: [String] = [], eph: [String] = []
+    var rows: [UInt8] = []
+    var count = 0
 
-    var isEmpty: Bool { seq.isEmpty }
+    var isEmpty: Bool { count == 0 }
 
     mutating func append(_ s: UInt64, trip t: TripID, _ p: TripPoint) {
-        seq.append(String(s))
-        trip.append(String(t.rawValue))
-        time.append(String(p.time.nanoseconds))
-        lat.append(Self.value(p.latitude))
-        lon.append(Self.value(p.longitude))
-        speed.append(Self.value(p.speed))
-        track.append(Self.value(p.track))
-        alt.append(Self.value(p.altitude))
-        eph.append(Self.value(p.eph))
+        if rows.isEmpty { rows.reserveCapacity(4096 * 80) }
+        Self.put(String(s), &rows)
+        Self.put(String(t.rawValue), &rows)
+        Self.put(String(p.time.nanoseconds), &rows)
+        Self.put(Self.value(p.latitude), &rows)
+        Self.put(Self.value(p.longitude), &rows)
+        Self.put(Self.value(p.speed), &rows)
+        Self.put(Self.value(p.track), &rows)
+        Self.put(Self.value(p.altitude), &rows)
+        Self.put(Self.value(p.eph), &rows, last: true)
+        count += 1
     }
 
-    func statement(device: String) -> SQLStatement {
-        func array(_ xs: [String]) -> String { "{" + xs.joined(separator: ",") + "}" }
-        return SQLStatement(sql: """
-            INSERT INTO points (device_id, seq, trip_id, time, lat, lon, speed_mps, track_deg, altitude_m, eph_m)
-            SELECT $1, s, tr, to_timestamp(t / 1e9), la, lo, sp, tk, al, ep
-            FROM unnest($2::bigint[], $3::bigint[], $4::bigint[], $5::float8[], $6::float8[], $7::real[], $8::real[],
-                        $9::real[], $10::real[]) AS u(s, tr, t, la, lo, sp, tk, al, ep)
-            ON CONFLICT (device_id, seq) DO NOTHING
-            """, parameters: [device, array(seq), array(trip), array(time), array(lat), array(lon), array(speed),
-                              array(track), array(alt), array(eph)])
+    private static func put(_ field: String, _ out: inout [UInt8], last: Bool = false) {
+        out.append(contentsOf: field.utf8)
+        out.append(last ? 10 : 9)
+    }
+
+    /// The COPY and the insert; `clear` empties the staging table for more in the same transaction.
+    func statements(device: String, clear: Bool) -> [SQLStatement] {
+        let copy = [
+            SQLStatement(sql: "COPY points_stage (s, tr, t, la, lo, sp, tk, al, ep) FROM STDIN", parameters: [], copyData: rows),
+            SQLStatement(sql: """
+                INSERT INTO points (device_id, seq, trip_id, time, lat, lon, speed_mps, track_deg, altitude_m, eph_m)
+                SELECT $1, s, tr, to_timestamp(t / 1e9), la, lo, sp, tk, al, ep FROM points_stage
+                ON CONFLICT (device_id, seq) DO NOTHING
+                """, parameters: [device]),
+        ]
+        return clear ? copy + [SQLStatement(sql: "DELETE FROM points_stage", parameters: [])] : copy
     }
 
     static func value(_ v: Double?) -> String {
-        guard let v, v.isFinite else { return "NULL" }
+        guard let v, v.isFinite else { return "\\N" }
         return String(v)
     }
 }

@@ -66,6 +66,7 @@ public final class PostgresSink: UplinkSink {
     /// another journal key) and its configured vehicles.
     func prepare(_ c: any SQLConnection) throws(UplinkError) {
         try FleetSchema.migrate(c)
+        try c.execute(FleetBatch.createStage, [])
         let key = "\\x" + Hex.encode(device.publicKey)
         try c.execute("INSERT INTO devices (device_id, public_key) VALUES ($1, $2::bytea) ON CONFLICT (device_id) DO NOTHING",
                       [device.id, key])
@@ -87,7 +88,9 @@ public final class PostgresSink: UplinkSink {
         guard let c = connection else { throw .connection("not connected") }
         do {
             try c.execute("BEGIN", [])
-            for s in FleetBatch.statements(for: items, device: device.id) { try c.execute(s.sql, s.parameters) }
+            for s in FleetBatch.statements(for: items, device: device.id) {
+                if let rows = s.copyData { try c.copy(s.sql, data: rows) } else { try c.execute(s.sql, s.parameters) }
+            }
             try c.execute("COMMIT", [])
             state.withLock { $0.error = nil }
         } catch {

@@ -162,7 +162,9 @@ struct ImportCommand: AsyncParsableCommand {
             try? await journal.close()
             throw error
         }
-        if !journal.throughDaemon {
+        // Without a daemon this command rewrites dashboard.json, where one is kept (reading
+        // the whole new history into the index: a step of its own, after the import).
+        if !journal.throughDaemon, FileManager.default.fileExists(atPath: Dashboard.path(settings)) {
             do { try Dashboard.refresh(settings) } catch { IndexAccess.note("dashboard.json not updated: \(error)") }
         }
         report(name, second, written: written, ids: ids, skipped: skipped,
