@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-public import LogbookCore
+import LogbookCore
 
 /// Points from a CSV file with a header row (RFC 4180: quotes, `""`, CRLF or LF): Logbook's
 /// own export (`trip_id,vehicle,time,lat,lon,speed_mps,course_deg,eph_m,alt_m`, each trip a

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-public import LogbookCore
+import LogbookCore
 
 /// GPX 1.0 and 1.1 tracks and routes (`trk`/`trkseg`/`trkpt`, `rte`/`rtept`): position,
 /// `<time>`, `<ele>`; speed and course from GPX 1.0's `<speed>`/`<course>` or Garmin's

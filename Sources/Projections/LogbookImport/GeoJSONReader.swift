@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-public import LogbookCore
+import LogbookCore
 
 /// GeoJSON (RFC 7946) `LineString` and `MultiLineString` features with point times, as
 /// track tools write them: `properties.coordTimes` (togeojson; an array per line for a

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-public import LogbookCore
+import LogbookCore
 
 /// Google's location history, in either layout:
 ///
