@@ -23,18 +23,22 @@ public struct SQLStatement: Sendable, Equatable {
 public enum FleetBatch {
     /// The staging table (a temporary table of the session, emptied at each commit).
     public static let createStage = """
-        CREATE TEMP TABLE IF NOT EXISTS points_stage (s bigint, tr bigint, t bigint, la float8, lo float8, sp real, tk real,
+        CREATE TEMP TABLE IF NOT EXISTS points_stage (d text, s bigint, tr bigint, t timestamptz, la float8, lo float8, sp real, tk real,
             al real, ep real) ON COMMIT DELETE ROWS
         """
 
-    public static func statements(for items: [JournalItem], device: String) -> [SQLStatement] {
+    /// The statements for `items`. `direct`: every point's sequence is above the device's
+    /// highest stored one (the sink checked, under the device's lock), so no row can conflict
+    /// and the points are COPYed straight into `points` — a backlog drains at COPY's speed.
+    /// Otherwise (a batch sent again) through the staging table and `ON CONFLICT DO NOTHING`.
+    public static func statements(for items: [JournalItem], device: String, direct: Bool = false) -> [SQLStatement] {
         var out: [SQLStatement] = []
-        var points = PointColumns()
+        var points = PointColumns(device: device)
         var lastSequence: UInt64?
         // Points gather into one COPY per batch; only a rewind needs them written before it.
         func flushPoints(clear: Bool = false) {
-            if !points.isEmpty { out += points.statements(device: device, clear: clear) }
-            points = PointColumns()
+            if !points.isEmpty { out += points.statements(device: device, clear: clear, direct: direct) }
+            points = PointColumns(device: device)
         }
         for item in items {
             switch item {
@@ -128,11 +132,16 @@ struct PointColumns {
 
     var isEmpty: Bool { count == 0 }
 
+    let device: String
+
+    init(device: String) { self.device = device }
+
     mutating func append(_ s: UInt64, trip t: TripID, _ p: TripPoint) {
-        if rows.isEmpty { rows.reserveCapacity(4096 * 80) }
+        if rows.isEmpty { rows.reserveCapacity(4096 * 100) }
+        Self.put(device, &rows)
         Self.put(String(s), &rows)
         Self.put(String(t.rawValue), &rows)
-        Self.put(String(p.time.nanoseconds), &rows)
+        Self.put(Self.timestamp(p.time), &rows)
         Self.put(Self.value(p.latitude), &rows)
         Self.put(Self.value(p.longitude), &rows)
         Self.put(Self.value(p.speed), &rows)
@@ -147,15 +156,18 @@ struct PointColumns {
         out.append(last ? 10 : 9)
     }
 
-    /// The COPY and the insert; `clear` empties the staging table for more in the same transaction.
-    func statements(device: String, clear: Bool) -> [SQLStatement] {
+    /// The COPY (and the insert from the staging table); `clear` empties the staging table
+    /// for more in the same transaction.
+    func statements(device: String, clear: Bool, direct: Bool) -> [SQLStatement] {
+        let columns = "device_id, seq, trip_id, time, lat, lon, speed_mps, track_deg, altitude_m, eph_m"
+        if direct { return [SQLStatement(sql: "COPY points (\(columns)) FROM STDIN", parameters: [], copyData: rows)] }
         let copy = [
-            SQLStatement(sql: "COPY points_stage (s, tr, t, la, lo, sp, tk, al, ep) FROM STDIN", parameters: [], copyData: rows),
+            SQLStatement(sql: "COPY points_stage (d, s, tr, t, la, lo, sp, tk, al, ep) FROM STDIN", parameters: [], copyData: rows),
             SQLStatement(sql: """
-                INSERT INTO points (device_id, seq, trip_id, time, lat, lon, speed_mps, track_deg, altitude_m, eph_m)
-                SELECT $1, s, tr, to_timestamp(t / 1e9), la, lo, sp, tk, al, ep FROM points_stage
+                INSERT INTO points (\(columns))
+                SELECT d, s, tr, t, la, lo, sp, tk, al, ep FROM points_stage
                 ON CONFLICT (device_id, seq) DO NOTHING
-                """, parameters: [device]),
+                """, parameters: []),
         ]
         return clear ? copy + [SQLStatement(sql: "DELETE FROM points_stage", parameters: [])] : copy
     }
@@ -163,5 +175,19 @@ struct PointColumns {
     static func value(_ v: Double?) -> String {
         guard let v, v.isFinite else { return "\\N" }
         return String(v)
+    }
+
+    /// `2010-04-03T11:22:25.844000Z`: the time to the microsecond (PostgreSQL's resolution),
+    /// rounded half up from nanoseconds.
+    static func timestamp(_ t: GPSTime) -> String {
+        var seconds = t.wholeSeconds
+        var micros = (t.nanoseconds - seconds * 1_000_000_000 + 500) / 1000
+        if micros == 1_000_000 {
+            seconds += 1
+            micros = 0
+        }
+        let whole = ISO8601.format(GPSTime(seconds: seconds))
+        let digits = String(micros)
+        return String(whole.dropLast()) + "." + String(repeating: "0", count: 6 - digits.count) + digits + "Z"
     }
 }
