@@ -136,24 +136,73 @@ struct PointColumns {
 
     init(device: String) { self.device = device }
 
+    /// The day of the last timestamp written and its `YYYY-MM-DDT` text (formatted once a day).
+    private var day: Int64 = .min
+    private var dayText: [UInt8] = []
+
     mutating func append(_ s: UInt64, trip t: TripID, _ p: TripPoint) {
         if rows.isEmpty { rows.reserveCapacity(4096 * 100) }
-        Self.put(device, &rows)
-        Self.put(String(s), &rows)
-        Self.put(String(t.rawValue), &rows)
-        Self.put(Self.timestamp(p.time), &rows)
-        Self.put(Self.value(p.latitude), &rows)
-        Self.put(Self.value(p.longitude), &rows)
-        Self.put(Self.value(p.speed), &rows)
-        Self.put(Self.value(p.track), &rows)
-        Self.put(Self.value(p.altitude), &rows)
-        Self.put(Self.value(p.eph), &rows, last: true)
+        rows.append(contentsOf: device.utf8)
+        rows.append(9)
+        Self.integer(Int64(s), &rows)
+        rows.append(9)
+        Self.integer(Int64(t.rawValue), &rows)
+        rows.append(9)
+        timestamp(p.time)
+        rows.append(9)
+        func number(_ v: Double?, last: Bool = false) {
+            if let v, v.isFinite { rows.append(contentsOf: v.description.utf8) } else { rows.append(92); rows.append(78) }  // \N
+            rows.append(last ? 10 : 9)
+        }
+        number(p.latitude)
+        number(p.longitude)
+        number(p.speed)
+        number(p.track)
+        number(p.altitude)
+        number(p.eph, last: true)
         count += 1
     }
 
-    private static func put(_ field: String, _ out: inout [UInt8], last: Bool = false) {
-        out.append(contentsOf: field.utf8)
-        out.append(last ? 10 : 9)
+    private static func integer(_ v: Int64, _ out: inout [UInt8], width: Int = 0) {
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var n = v.magnitude
+        var k = 0
+        withUnsafeMutableBytes(of: &digits) { d in
+            repeat {
+                d[k] = UInt8(48 + n % 10)
+                n /= 10
+                k += 1
+            } while n > 0 || k < width
+            if v < 0 { out.append(45) }
+            for i in stride(from: k - 1, through: 0, by: -1) { out.append(d[i]) }
+        }
+    }
+
+    /// `2010-04-03T11:22:25.844000Z`: the time to the microsecond (PostgreSQL's resolution),
+    /// rounded half up from nanoseconds.
+    private mutating func timestamp(_ t: GPSTime) {
+        var seconds = t.wholeSeconds
+        var micros = (t.nanoseconds - seconds * 1_000_000_000 + 500) / 1000
+        if micros == 1_000_000 {
+            seconds += 1
+            micros = 0
+        }
+        let d = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        if d != day {
+            day = d
+            dayText = Array(ISO8601.format(GPSTime(seconds: d * 86_400)).utf8.prefix(11))  // YYYY-MM-DDT
+        }
+        rows.append(contentsOf: dayText)
+        let r = seconds - d * 86_400
+        Self.integer(r / 3600, &rows, width: 2)
+        rows.append(58)
+        Self.integer(r % 3600 / 60, &rows, width: 2)
+        rows.append(58)
+        Self.integer(r % 60, &rows, width: 2)
+        rows.append(46)
+        Self.integer(micros, &rows, width: 6)
+        rows.append(90)
     }
 
     /// The COPY (and the insert from the staging table); `clear` empties the staging table
@@ -170,24 +219,5 @@ struct PointColumns {
                 """, parameters: []),
         ]
         return clear ? copy + [SQLStatement(sql: "DELETE FROM points_stage", parameters: [])] : copy
-    }
-
-    static func value(_ v: Double?) -> String {
-        guard let v, v.isFinite else { return "\\N" }
-        return String(v)
-    }
-
-    /// `2010-04-03T11:22:25.844000Z`: the time to the microsecond (PostgreSQL's resolution),
-    /// rounded half up from nanoseconds.
-    static func timestamp(_ t: GPSTime) -> String {
-        var seconds = t.wholeSeconds
-        var micros = (t.nanoseconds - seconds * 1_000_000_000 + 500) / 1000
-        if micros == 1_000_000 {
-            seconds += 1
-            micros = 0
-        }
-        let whole = ISO8601.format(GPSTime(seconds: seconds))
-        let digits = String(micros)
-        return String(whole.dropLast()) + "." + String(repeating: "0", count: 6 - digits.count) + digits + "Z"
     }
 }
