@@ -114,7 +114,7 @@ let package = Package(
         module("Journal", "LogbookJournal", ["LogbookCore", "LogbookRecords", "LogbookSodium", log]),
         // The control-socket protocol shared by the daemon, the CLI and the web app: commands,
         // request parsing, replies, error codes, and a blocking client.
-        module("Journal", "LogbookControl", ["LogbookCore", "LogbookRecords"]),
+        module("Journal", "LogbookControl", ["LogbookCore", "LogbookRecords", "LogbookJournal"]),
 
         // ── Projections: built from the journal ──
         // The trip index: a rebuildable SQLite projection of the journal (GRDB).
@@ -125,6 +125,10 @@ let package = Package(
         module("Projections", "LogbookExport", ["LogbookCore"]),
         // Entry fields and validation, the garage projection, economy, KPIs and the report.
         module("Projections", "LogbookGarage", ["LogbookCore", "LogbookRecords"]),
+        // GPX, GeoJSON, CSV and Google location history into trips: streaming parsers (an XML and
+        // a JSON tokenizer of its own, no Foundation) and the trip cutter that drives the pure
+        // TripEngine on the positions' own clock.
+        module("Projections", "LogbookImport", ["LogbookCore"]),
         // The garage as the trip index holds it: the CLI's and the web app's one reader.
         module(
             "Projections", "LogbookGarageStore",
@@ -164,7 +168,7 @@ let package = Package(
             "Apps", "logbook",
             [
                 "LogbookCore", "LogbookConfig", "LogbookSettings", "LogbookRecords", "LogbookControl", "LogbookJournal",
-                "LogbookStore", "LogbookExport", "LogbookPlaces", "LogbookGarage", "LogbookGarageStore",
+                "LogbookStore", "LogbookExport", "LogbookPlaces", "LogbookGarage", "LogbookGarageStore", "LogbookImport",
                 "LogbookUplink", "LogbookPostgres",  // uplink status, verify --witness
                 argumentParser,
             ]),
@@ -198,6 +202,14 @@ let package = Package(
             [
                 "LogbookUplink", "LogbookMQTT", "LogbookPostgres", "LogbookConfig",
                 argumentParser, log, serviceLifecycle, unixSignals,
+            ],
+            // The cuts logbookd's link has (docs/memory.md): lld with compact relative
+            // relocations and no dynamic symbol table, so the static runtime's relocation
+            // table and 13,000 exported symbols are not paged in at every start.
+            linkerSettings: [
+                .unsafeFlags(
+                    ["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs", "-Xlinker", "--no-export-dynamic"],
+                    .when(platforms: [.linux]))
             ]),
 
         // ── Dev: test support, benchmarks, fuzzers ──
@@ -229,6 +241,7 @@ let package = Package(
         .testTarget(
             name: "LogbookStoreTests", dependencies: ["LogbookStore", "LogbookCore", "LogbookJournal", "LogbookTestSupport", grdb, log]),
         .testTarget(name: "LogbookPlacesTests", dependencies: ["LogbookPlaces", "LogbookCore", "LogbookTestSupport"]),
+        .testTarget(name: "LogbookImportTests", dependencies: ["LogbookImport", "LogbookCore", "LogbookJournal", "LogbookTestSupport", log]),
         .testTarget(
             name: "LogbookExportTests", dependencies: ["LogbookExport", "LogbookCore", "LogbookJournal", "LogbookTestSupport"],
             exclude: ["Schemas"]),

@@ -110,7 +110,8 @@ public struct Daemon: Sendable {
         var control = ControlSocketService(
             path: configuration.controlSocketPath, group: configuration.controlGroup,
             handler: DaemonControlHandler(
-                state: state, events: continuation, vehicles: vehicles, journal: journal, dashboard: dashboard),
+                state: state, events: continuation, vehicles: vehicles, journal: journal, dashboard: dashboard,
+                importer: ImportTripWriter(journal: journal, wallClock: wallClockNow)),
             updates: updates, logger: logger)
         control.onListening = { socketUp.open() }
         // Shutdown runs in reverse order: tell systemd, stop the reader, close the socket,

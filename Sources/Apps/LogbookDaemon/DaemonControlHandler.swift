@@ -18,13 +18,20 @@ struct DaemonControlHandler: ControlHandler {
     let journal: JournalWriter
     /// Rewrites dashboard.json after a garage entry (nil without a `logbook` beside us).
     let dashboard: DashboardRefresher?
+    /// `import.*`: imported trips, appended as they come (`logbook import`).
+    let importer: ImportTripWriter
 
-    var commands: [ControlCommand] { ControlCommand.builtIn + ControlCommand.garage }
+    var commands: [ControlCommand] { ControlCommand.builtIn + ControlCommand.garage + ImportTripWriter.commands }
 
     func currentState() -> JSONValue { state.snapshot.json }
 
     func execute(_ command: String, _ request: JSONValue) async -> Result<JSONValue, ControlError> {
         if let garage = EntryCommand.named(command) { return await write(garage, request) }
+        if command.hasPrefix("import.") {
+            let result = await importer.execute(command, request)
+            if command == "import.record", case .success = result { dashboard?.request() }
+            return result
+        }
         let tripCommand: TripCommand
         switch command {
         case "trip.start":

@@ -66,6 +66,7 @@ public final class PostgresSink: UplinkSink {
     /// another journal key) and its configured vehicles.
     func prepare(_ c: any SQLConnection) throws(UplinkError) {
         try FleetSchema.migrate(c)
+        try c.execute(FleetBatch.createStage, [])
         let key = "\\x" + Hex.encode(device.publicKey)
         try c.execute("INSERT INTO devices (device_id, public_key) VALUES ($1, $2::bytea) ON CONFLICT (device_id) DO NOTHING",
                       [device.id, key])
@@ -87,7 +88,14 @@ public final class PostgresSink: UplinkSink {
         guard let c = connection else { throw .connection("not connected") }
         do {
             try c.execute("BEGIN", [])
-            for s in FleetBatch.statements(for: items, device: device.id) { try c.execute(s.sql, s.parameters) }
+            // One writer per device at a time; then: can any point of this batch exist already?
+            try c.execute("SELECT pg_advisory_xact_lock(hashtext($1))", [device.id])
+            let stored = try c.execute("SELECT coalesce(max(seq), 0) FROM points WHERE device_id = $1", [device.id])
+            let highest = UInt64(stored.first?.first.flatMap { $0 }.flatMap { UInt64($0) } ?? 0)
+            let direct = Self.firstPointSequence(items).map { $0 > highest } ?? false
+            for s in FleetBatch.statements(for: items, device: device.id, direct: direct) {
+                if let rows = s.copyData { try c.copy(s.sql, data: rows) } else { try c.execute(s.sql, s.parameters) }
+            }
             try c.execute("COMMIT", [])
             state.withLock { $0.error = nil }
         } catch {
@@ -99,6 +107,17 @@ public final class PostgresSink: UplinkSink {
             }
             throw error
         }
+    }
+
+    /// The sequence of the batch's first point; nil without points. A rewind in the batch
+    /// means rows above it are replaced: never direct then.
+    static func firstPointSequence(_ items: [JournalItem]) -> UInt64? {
+        var first: UInt64?
+        for item in items {
+            if case .rewound = item { return nil }
+            if first == nil, case .entry(let e) = item, case .points = e.record { first = e.sequence }
+        }
+        return first
     }
 
     private func note(_ error: UplinkError) {

@@ -46,6 +46,9 @@ extension UplinkConfiguration {
         c.vehicles = try vehicles(&r)
         c.mqtt = try mqtt(&r)
         c.postgres = try postgres(&r)
+        c.ownTracks = try ownTracks(&r, mqtt: c.mqtt != nil)
+        c.overland = try overland(&r)
+        c.osmAnd = try osmAnd(&r)
         try r.rejectUnknownKeys(owned: ConfigTables.uplink)
         if let s = overrides.stateDirectory { c.stateDirectory = try path(s, "--state-dir") }
         if let s = overrides.journalDirectory { c.journalDirectory = try path(s, "--journal-dir") }

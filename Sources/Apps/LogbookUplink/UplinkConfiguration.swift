@@ -26,6 +26,10 @@ public struct UplinkConfiguration: Sendable {
     public var mqtt: MQTTSettings?
     /// `[uplink.postgres]`; nil when the table has no `url`.
     public var postgres: PostgresSettings?
+    /// `[uplink.owntracks]`, `[uplink.overland]`, `[uplink.osmand]`; nil when not configured.
+    public var ownTracks: OwnTracksSettings?
+    public var overland: OverlandSettings?
+    public var osmAnd: OsmAndSettings?
 
     public init() {}
 }

@@ -8,7 +8,10 @@ struct BoundaryExplainer {
     let trip: TripEngineConfiguration
 
     func start(_ reason: String) -> String {
-        switch TripReason(rawValue: reason) {
+        if reason.hasPrefix("import:") {
+            return "\(reason): imported from a \(reason.dropFirst(7)) file by `logbook import` (reconstructed from its positions, not recorded at the time)"
+        }
+        return switch TripReason(rawValue: reason) {
         case .power(let n): "power:\(n) on (the ignition-switched supply came on)"
         case .gpio(let n): "gpio:\(n) on (the ignition line came on)"
         case .bluetooth(let mac): "bluetooth:\(mac) connected (the head unit)"
@@ -26,6 +29,8 @@ struct BoundaryExplainer {
 
     func end(_ reason: String?) -> String {
         guard let reason else { return "still recording" }
+        if reason == "import:aborted" { return "import:aborted: the import stopped before this trip was complete" }
+        if reason.hasPrefix("import:") { return "\(reason): where the imported file's trip ended" }
         let grace = "for the \(TripFormat.threshold(trip.powerOffGrace)) grace"
         switch TripReason(rawValue: reason) {
         case .power(let n): return "power:\(n) off \(grace)"

@@ -18,12 +18,12 @@ struct FuelImportCommand: AsyncParsableCommand {
     @Option(help: "The vehicle the fill-ups belong to.") var vehicle: String
     @Option(help: "ISO 4217 currency of the prices.") var currency: String
     @Flag(help: "The file's odometer is in miles and volumes in US gallons.") var imperial = false
-    @Option(name: .customLong("date-order"), help: "How to read dates like 03/04/2024: mdy, dmy or ymd.") var dateOrder = "ymd"
+    @Option(name: .customLong("date-order"), help: "How to read dates like 03/04/2024: mdy, dmy or ymd (default: the one order every row fits).") var dateOrder: String?
     @Flag(name: .customLong("skip-bad"), help: "Import the good rows and report the bad ones (else nothing is written).") var skipBad = false
 
     func validate() throws {
         guard FuelImport.Format(rawValue: format) != nil else { throw ValidationError("--format must be lubelogger or fuelly") }
-        guard FuelImport.DateOrder(rawValue: dateOrder) != nil else { throw ValidationError("--date-order must be mdy, dmy or ymd") }
+        if let dateOrder, FuelImport.DateOrder(rawValue: dateOrder) == nil { throw ValidationError("--date-order must be mdy, dmy or ymd") }
     }
 
     func run() async throws {
@@ -31,7 +31,7 @@ struct FuelImportCommand: AsyncParsableCommand {
             let settings = try ReaderSettings.load(paths)
             guard let data = FileManager.default.contents(atPath: file) else { throw CLIError.usage("cannot read \(file)") }
             let options = FuelImport.Options(
-                vehicle: vehicle, currency: currency, imperial: imperial, dateOrder: FuelImport.DateOrder(rawValue: dateOrder) ?? .ymd)
+                vehicle: vehicle, currency: currency, imperial: imperial, dateOrder: dateOrder.flatMap(FuelImport.DateOrder.init(rawValue:)))
             let parsed: FuelImport
             do throws(EntryProblem) {
                 parsed = try FuelImport(text: String(decoding: data, as: UTF8.self), format: FuelImport.Format(rawValue: format) ?? .lubelogger, options: options)

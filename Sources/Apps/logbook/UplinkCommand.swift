@@ -34,7 +34,7 @@ struct UplinkCommand: AsyncParsableCommand {
                 var rows: [JSONValue] = []
                 var lines: [String] = []
                 var running = false
-                for sink in ["mqtt", "postgres"] {
+                for sink in ["mqtt", "postgres", "owntracks", "overland", "osmand"] {
                     let cursor = try? CursorStore(directory: c.stateDirectory).load(sink: sink)
                     let statusPath = UplinkStatus.path(runtimeDirectory: c.runtimeDirectory, sink: sink)
                     let status = (try? AtomicFile.read(statusPath)).flatMap { $0 }

@@ -61,6 +61,11 @@ public struct TripOverview: Sendable, Hashable {
     public var recovered: Bool { endReason == "recovered" }
     /// True for a trip too short to keep (recorded, not silently dropped).
     public var discarded: Bool { state == .discarded }
+    /// True for a trip `logbook import` reconstructed from another app's history (start
+    /// reason `import:FORMAT`) rather than one logbookd recorded at the time.
+    public var imported: Bool { startReason.hasPrefix("import:") }
+    /// `import` for an imported trip, `recorded` for one logbookd recorded.
+    public var origin: String { imported ? "import" : "recorded" }
 
     /// Creates an overview.
     public init(

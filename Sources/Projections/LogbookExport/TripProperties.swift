@@ -21,6 +21,7 @@ public enum TripProperties {
             ("points", .number(Double(trip.pointCount))),
             ("discarded", .bool(trip.discarded)),
             ("recovered", .bool(trip.recovered)),
+            ("origin", .string(trip.origin)),
             ("driver", .string(trip.driver)),
             ("voided", .bool(trip.voided)),
             ("corrected", .bool(trip.corrected)),

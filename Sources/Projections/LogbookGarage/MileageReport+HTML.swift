@@ -26,7 +26,7 @@ extension MileageReport {
             </style></head><body>
             <h1>Mileage report \(year)\(vehicle.map { " – vehicle " + Self.escape($0) } ?? "")</h1>
             <p class="meta">Times in UTC. Odometer values marked “≈” are estimates from the nearest reading and the GPS distance since (\(Self.escape(odometerSummary))). Distances are GPS kilometres.</p>
-            <table><thead><tr><th>Trip</th><th>Date</th><th>Start</th><th>End</th><th>Vehicle</th><th>Odometer start</th><th>Odometer end</th><th>From</th><th>To</th><th>km</th><th>Class</th><th>Purpose</th><th>Partner</th><th>Destination</th><th>Classified</th><th>Driver</th><th>Status</th></tr></thead><tbody>
+            <table><thead><tr><th>Trip</th><th>Date</th><th>Start</th><th>End</th><th>Vehicle</th><th>Odometer start</th><th>Odometer end</th><th>From</th><th>To</th><th>km</th><th>Class</th><th>Purpose</th><th>Partner</th><th>Destination</th><th>Classified</th><th>Driver</th><th>Status</th><th>Origin</th></tr></thead><tbody>
 
             """
         for r in rows {
@@ -44,7 +44,8 @@ extension MileageReport {
             out += [c?.purpose, c?.partner, c?.destination].map { "<td>\(Self.escape($0 ?? ""))</td>" }.joined()
             out += "<td>\(changed)\(Self.escape(c?.classifiedAt.map { ISO8601.format($0) } ?? ""))</td>"
             let status = r.trip.voided ? "void: \(r.trip.voidReason ?? "")" : r.status
-            out += "<td>\(Self.escape(r.driver ?? ""))</td><td class=\"status\">\(Self.escape(status))\(r.late ? " <span class=\"late\">late change</span>" : "")</td></tr>\n"
+            out += "<td>\(Self.escape(r.driver ?? ""))</td><td class=\"status\">\(Self.escape(status))\(r.late ? " <span class=\"late\">late change</span>" : "")</td>"
+            out += r.trip.imported ? "<td class=\"imported\">reconstructed (\(Self.escape(r.trip.startReason)))</td></tr>\n" : "<td>recorded</td></tr>\n"
         }
         out += "</tbody></table>\n<table><thead><tr><th>Month</th>"
         out += Self.classes.map { "<th>\($0) km</th>" }.joined() + "</tr></thead><tbody>\n"

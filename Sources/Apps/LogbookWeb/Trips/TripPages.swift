@@ -69,6 +69,7 @@ struct TripPages {
         let vehicle: String = vehicles.first { $0.id == t.vehicleID }?.name ?? t.vehicleID ?? ""
         var tag = ""
         if t.state == .open { tag = " <span class=\"tag\">recording…</span>" } else if t.discarded { tag = " <span class=\"tag\">discarded</span>" }
+        if t.imported { tag += " <span class=\"tag\">imported</span>" }
         let id = t.id.description
         let distance: String = HTML.escape(units.distanceText(t.distance))
         let duration: String = HTML.escape(NumberText.duration(t.duration))
@@ -92,6 +93,9 @@ struct TripPages {
             state = "<p class=\"notice good\">Recording: the figures grow as the trip goes on.</p>"
         } else if t.discarded {
             state = "<p class=\"notice bad\">Discarded: shorter than the minimum trip.</p>"
+        }
+        if t.imported {
+            state += "<p class=\"notice\">Imported (\(HTML.escape(t.startReason))): reconstructed from another app's history, not recorded at the time.</p>"
         }
         let id = t.id.description
         var exports = ""
