@@ -183,7 +183,11 @@ let package = Package(
             ["LogbookWeb", "LogbookSystemd", .product(name: "Hummingbird", package: "hummingbird"), argumentParser, log]),
         // The journal to MQTT (Home Assistant) and PostgreSQL: follower, cursors, sinks as Services.
         module(
-            "Apps", "LogbookUplink", ["LogbookCore", "LogbookConfig", "LogbookJournal", crypto, log, serviceLifecycle]),
+            "Apps", "LogbookUplink",
+            [
+                "LogbookCore", "LogbookConfig", "LogbookSettings", "LogbookRecords", "LogbookJournal", "LogbookGarage", crypto, log,
+                serviceLifecycle,
+            ]),
         // The uplink's adapters, beside it because they implement its ports (MQTTTransport,
         // SQLConnection): the only importers of libmosquitto and libpq.
         cModule("Apps", "CLogbookMosquitto", pkgConfig: "libmosquitto", apt: ["libmosquitto-dev"]),
@@ -245,7 +249,7 @@ let package = Package(
             name: "LogbookUplinkTests",
             dependencies: [
                 "LogbookUplink", "LogbookMQTT", "LogbookPostgres", "LogbookJournal", "LogbookCore", "LogbookConfig",
-                "LogbookTestSupport", log,
+                "LogbookRecords", "LogbookGarage", "LogbookControl", "LogbookTestSupport", log,
             ]),
     ],
     swiftLanguageModes: [.v6]
