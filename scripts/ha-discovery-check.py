@@ -35,6 +35,9 @@ from types import SimpleNamespace
 from unittest.mock import MagicMock
 
 import voluptuous as vol
+# Before MQTT: HA's own loader imports these first (some releases have an import cycle
+# websocket_api → http → persistent_notification → websocket_api otherwise).
+import homeassistant.components.persistent_notification  # noqa: F401
 from homeassistant.const import __version__ as ha_version
 from homeassistant.core import HomeAssistant
 from homeassistant.components.mqtt import discovery, subscription

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 import Foundation
 import LogbookCore
+import LogbookGarage
 import LogbookJournal
 import LogbookRecords
 import LogbookTestSupport

@@ -28,7 +28,7 @@ public struct CorrectedTrip: Sendable, Equatable {
 
     /// The corrected trips of `ledger`: every recorded trip no correction touched, and every
     /// trip number the corrections made or changed, except those merged into another.
-    static func all(_ ledger: VehicleLedger, corrections fold: TripCorrections) -> [CorrectedTrip] {
+    public static func all(_ ledger: VehicleLedger, corrections fold: TripCorrections) -> [CorrectedTrip] {
         var out: [CorrectedTrip] = []
         for t in ledger.trips where fold.trips[t.id] == nil {
             out.append(CorrectedTrip(

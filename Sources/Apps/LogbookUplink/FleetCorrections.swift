@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 import LogbookCore
-public import LogbookJournal
+import LogbookJournal
 import LogbookRecords
 
 /// The fleet store's trips as corrected: after a batch with a trip correction (or a rewind),

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 import LogbookCore
-public import LogbookJournal
-public import LogbookRecords
+import LogbookJournal
+import LogbookRecords
 
 /// The entries the fleet store holds (the `events` table, kind `entry`), read back as the
 /// typed schema's ``RecordedEntry`` for the folds; and the vehicle registry they make.

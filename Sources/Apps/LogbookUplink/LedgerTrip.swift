@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 public import LogbookCore
-public import LogbookRecords
+import LogbookRecords
 
 /// A recorded trip, as little of it as the corrections and the sensors need (a decade of
 /// trips is a few hundred KiB): its vehicle, times, the daemon's figures and where in the

@@ -42,12 +42,15 @@ public struct LedgerView: Sendable, Equatable {
     public var vehicles: [VehicleFigures] = []
     /// The vehicle of the newest trip (the position belongs to it while idle).
     public var lastVehicle: String?
+    /// The last journal sequence the figures include.
+    public var through: UInt64
     /// The time the odometer and service states are for: the wall clock, or the newest trip
     /// start if that is later (a replayed drive from another year).
     public var now: GPSTime
 
     /// Works the figures out. `configured`: `[[vehicle]]` of the configuration file.
     public init(ledger: VehicleLedger, configured: [ConfiguredVehicle], now wall: GPSTime) {
+        through = ledger.through
         let garage = Garage(configured: configured, entries: ledger.entries.filter { !TripCorrections.types.contains($0.entry.type) })
         let trips = CorrectedTrip.all(ledger, corrections: ledger.corrections)
         let newest = trips.compactMap(\.start).max()

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-public import LogbookCore
+import LogbookCore
 public import Logging
 public import ServiceLifecycle
 
@@ -125,7 +125,7 @@ public final class LivePublisher: Service, Sendable {
                                  into p: inout Published, onlyLedgerChanges: Bool = false) {
         for v in vehicles {
             let figures = ledger[v.id]
-            let state = VehicleState.state(vehicle: v.id, live: view, figures: figures)
+            let state = VehicleState.state(vehicle: v.id, live: view, figures: figures, through: ledger.through)
             if let lastTrip = VehicleState.lastTrip(figures), p.lastTrips[v.id] != lastTrip {
                 send(topics.vehicleLastTrip(v.id), lastTrip.serialized, retain: true)
                 p.lastTrips[v.id] = lastTrip

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-public import LogbookCore
+import LogbookCore
 public import LogbookJournal
 public import LogbookRecords
 public import Logging

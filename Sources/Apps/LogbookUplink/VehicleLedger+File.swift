@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 public import LogbookCore
 import LogbookJournal
-public import LogbookRecords
+import LogbookRecords
 
 /// The ledger's file form: `<state_dir>/ledger-mqtt.json`, rewritten only when a trip starts
 /// or ends or an entry arrives (a few times a day), not with every cursor save while driving.

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 public import LogbookCore
+import LogbookGarage
 
 /// What `live.json` says, reduced to what the per-vehicle topics need.
 public struct LiveView: Sendable, Equatable {
@@ -36,7 +37,8 @@ public struct LiveView: Sendable, Equatable {
 public enum VehicleState {
     /// `…/vehicle/<id>/state`: the keys of ``HADiscovery/entities`` (SI converted to what HA
     /// shows: km/h, km, minutes, days; `null` = unknown, which HA's numeric sensors accept).
-    public static func state(vehicle: String, live: LiveView?, figures: LedgerView.VehicleFigures?) -> JSONValue {
+    /// `through`: the journal sequence the figures include (`journal_seq`).
+    public static func state(vehicle: String, live: LiveView?, figures: LedgerView.VehicleFigures?, through: UInt64 = 0) -> JSONValue {
         let mine = live.flatMap { $0.tripVehicle == vehicle ? $0 : nil }
         let speed: Double = mine.map { (($0.speed ?? 0) * 36).rounded() / 10 } ?? 0
         let tripKm: JSONValue = mine == nil ? .number(0) : km(mine?.tripDistance)
@@ -61,6 +63,7 @@ public enum VehicleState {
         members.append(("service_due_days", .number(service?.daysLeft.map { ($0 * 10).rounded() / 10 })))
         members.append(("service", service?.json ?? .null))
         members.append(("gps_time", .string(mine?.gpsTime)))
+        members.append(("journal_seq", .number(Double(through))))
         return .object(members)
     }
 
