@@ -46,7 +46,9 @@ import Testing
         }
         var ledger = VehicleLedger()
         for case .entry(let e) in items { ledger.apply(e, defaultVehicle: "car") }
-        for p in ledger.unmeasuredParts(ledger.corrections) { ledger.measure(p, points: t[4].points) }
+        // Measured from the points as the journal holds them (quantized), as the MQTT sink does.
+        let stored = try JournalReader(directory: fixture.journalDirectory).points(of: t[4].id)
+        for p in ledger.unmeasuredParts(ledger.corrections) { ledger.measure(p, points: stored) }
         let corrected = CorrectedTrip.all(ledger, corrections: ledger.corrections)
         let newTrip = try #require(corrected.first { $0.splitFrom != nil }?.number)
 

@@ -64,7 +64,8 @@ public struct LedgerView: Sendable, Equatable {
             ids.append(v.id)
             records[v.id] = (v.record, v.retired)
         }
-        for t in trips { if let v = t.vehicle, records[v] == nil, !ids.contains(v) { ids.append(v) } }
+        // Vehicles only trips name (recorded or assigned) stay, at 0 km once their trips moved.
+        for v in ledger.trips.map(\.vehicle) + trips.compactMap(\.vehicle) where records[v] == nil && !ids.contains(v) { ids.append(v) }
         let tasks = garage.services.filter { !$0.removed }
         for id in ids {
             var f = VehicleFigures(id: id, record: records[id]?.0 ?? VehicleRecord(), retired: records[id]?.1 ?? false)
