@@ -28,7 +28,7 @@ public struct HAEntitySpec: Sendable, Equatable {
 /// such a state is logged as invalid — so "Last trip ended" reads a topic of its own that is
 /// published only once the time is known, and "Service due" maps "no task" to `none`.
 public enum HADiscovery {
-    /// The states of the "Service due" sensor (the most urgent task's, `none` without one).
+    /// The states the "Service due" sensor shows (the most urgent task's, `none` without one).
     public static let serviceStates = ["ok", "due_soon", "overdue", "none"]
 
     /// The entities of every vehicle, in publishing order.
@@ -55,8 +55,9 @@ public enum HADiscovery {
                      source: .journal),
         HAEntitySpec(component: "sensor", key: "fuel_economy_l_100km", name: "Fuel economy", unit: "L/100km",
                      stateClass: "measurement", precision: 1, icon: "mdi:gas-station", source: .garage),
+        // No `options`: the MQTT sensor schema of HA 2024.2-2024.3 has none (it drops the key).
         HAEntitySpec(component: "sensor", key: "service_due", name: "Service due", deviceClass: "enum",
-                     icon: "mdi:wrench-clock", options: serviceStates, source: .garage),
+                     icon: "mdi:wrench-clock", source: .garage),
         HAEntitySpec(component: "sensor", key: "service_due_km", name: "Service due in (distance)", deviceClass: "distance",
                      unit: "km", stateClass: "measurement", precision: 0, icon: "mdi:wrench-clock", source: .garage),
         HAEntitySpec(component: "sensor", key: "service_due_days", name: "Service due in (time)", deviceClass: "duration",
