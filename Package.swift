@@ -225,7 +225,8 @@ let package = Package(
         // Without GPIO hardware only the error path and stop are testable (see GPIOIgnitionMonitor).
         .testTarget(name: "LogbookGPIOTests", dependencies: ["LogbookGPIO", "LogbookCore", log]),
         .testTarget(
-            name: "LogbookJournalTests", dependencies: ["LogbookJournal", "LogbookCore", "LogbookTestSupport", log, crypto]),
+            name: "LogbookJournalTests",
+            dependencies: ["LogbookJournal", "LogbookCore", "LogbookRecords", "LogbookTestSupport", log, crypto]),
         .testTarget(
             name: "LogbookStoreTests", dependencies: ["LogbookStore", "LogbookCore", "LogbookJournal", "LogbookTestSupport", grdb, log]),
         .testTarget(name: "LogbookPlacesTests", dependencies: ["LogbookPlaces", "LogbookCore", "LogbookTestSupport"]),

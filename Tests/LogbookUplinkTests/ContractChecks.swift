@@ -6,12 +6,13 @@ import LogbookUplink
 /// What each reader showed for one entry type.
 struct Agreement {
     let type: String
-    var results: [(reader: String, ok: Bool, detail: String)] = []
+    /// `known`: why a reader disagrees when that is a known bug outside the uplink.
+    var results: [(reader: String, ok: Bool, detail: String, known: String?)] = []
 
     init(_ type: String) { self.type = type }
 
-    mutating func reader(_ name: String, _ ok: Bool, _ detail: @autoclosure () -> String = "") {
-        results.append((name, ok, ok ? "" : detail()))
+    mutating func reader(_ name: String, _ ok: Bool, _ detail: @autoclosure () -> String = "", known: String? = nil) {
+        results.append((name, ok, ok ? "" : detail(), ok ? nil : known))
     }
 }
 

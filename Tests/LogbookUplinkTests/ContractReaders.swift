@@ -15,7 +15,9 @@ struct ContractReaders {
     var service: [JSONValue] = []
     var places: [JSONValue] = []
     // The web API.
+    /// `/api/trips` (voided trips are left out of the list) and `/api/trips/{id}` of each trip.
     var webTrips: [JSONValue] = []
+    var webTripDetails: [String: JSONValue] = [:]
     var webStats: JSONValue = .null
     var webGarage: JSONValue = .null
     var webFuel: [JSONValue] = []
@@ -32,7 +34,8 @@ struct ContractReaders {
     var pgVehicles: [String: [String]] = [:]
     var pgEvents: [JSONValue] = []
 
-    static func read(world: ContractWorld, pg: PostgresCluster, messages: [(Double, String, String)], device: String, year: Int)
+    /// `ids`: trips to read one by one besides those `trips list` shows.
+    static func read(world: ContractWorld, pg: PostgresCluster, messages: [(Double, String, String)], device: String, year: Int, ids: [String])
         throws -> ContractReaders
     {
         var r = ContractReaders()
@@ -46,6 +49,7 @@ struct ContractReaders {
         r.places = try world.cliJSON(["places", "list", "--json"]).arrayValue ?? []
 
         r.webTrips = try world.httpJSON("/api/trips?limit=100")["trips"]?.arrayValue ?? []
+        for id in r.trips.compactMap({ $0["id"]?.stringValue }) + ids { r.webTripDetails[id] = try? world.httpJSON("/api/trips/\(id)") }
         r.webStats = try world.httpJSON("/api/stats")
         r.webGarage = try world.httpJSON("/api/garage")
         r.webFuel = try world.httpJSON("/api/fuel")["fuel_logs"]?.arrayValue ?? []
@@ -82,7 +86,10 @@ struct ContractReaders {
 
     /// The CLI's trip `id`.
     func trip(_ id: String) -> JSONValue? { trips.first { $0["id"]?.stringValue == id } }
-    func webTrip(_ id: String) -> JSONValue? { webTrips.first { $0["id"]?.stringValue == id } }
+    /// The web API's trip `id` (`/api/trips/{id}`).
+    func webTrip(_ id: String) -> JSONValue? { webTripDetails[id] }
+    /// Whether `/api/trips` lists trip `id`.
+    func webListed(_ id: String) -> Bool { webTrips.contains { $0["id"]?.stringValue == id } }
     /// The report's row of trip `id`, by column name.
     func reportRow(_ id: String, web: Bool = false) -> [String: String]? {
         let rows = web ? webReport : report

@@ -54,14 +54,20 @@ import Testing
         }
         #expect(caughtUp, "uplink: \(uplink.process.log.suffix(2000))")
 
-        let readers = try ContractReaders.read(world: world, pg: pg, messages: sub.messages, device: device, year: plan.year)
+        let readers = try ContractReaders.read(
+            world: world, pg: pg, messages: sub.messages, device: device, year: plan.year, ids: fixture.trips.map(\.id.description))
         #expect(readers.ha.status == 0, "Home Assistant: \(readers.ha.failures.prefix(10))")
         for agreement in ContractChecks.all(plan: plan, readers: readers) {
             let disagreeing = agreement.results.filter { !$0.ok }
-            for d in disagreeing { Issue.record("contract: \(agreement.type): \(d.reader) disagrees: \(d.detail)") }
+            for d in disagreeing {
+                let issue = "contract: \(agreement.type): \(d.reader) disagrees: \(d.detail)"
+                if let known = d.known { withKnownIssue(Comment(rawValue: known)) { Issue.record(Comment(rawValue: issue)) } } else {
+                    Issue.record(Comment(rawValue: issue))
+                }
+            }
             let agreeing = agreement.results.count - disagreeing.count
             print("contract: \(agreement.type): \(agreeing) readers agree"
-                + (disagreeing.isEmpty ? "" : ", \(disagreeing.count) disagree (\(disagreeing.map(\.reader).joined(separator: ", ")))"))
+                + (disagreeing.isEmpty ? "" : ", \(disagreeing.count) disagree (\(disagreeing.map { $0.reader + ($0.known.map { " — known: " + $0 } ?? "") }.joined(separator: "; ")))"))
         }
         withExtendedLifetime(broker) {}
     }
