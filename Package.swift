@@ -190,7 +190,11 @@ let package = Package(
             ["LogbookWeb", "LogbookSystemd", .product(name: "Hummingbird", package: "hummingbird"), argumentParser, log]),
         // The journal to MQTT (Home Assistant) and PostgreSQL: follower, cursors, sinks as Services.
         module(
-            "Apps", "LogbookUplink", ["LogbookCore", "LogbookConfig", "LogbookJournal", crypto, log, serviceLifecycle]),
+            "Apps", "LogbookUplink",
+            [
+                "LogbookCore", "LogbookConfig", "LogbookSettings", "LogbookRecords", "LogbookJournal", "LogbookGarage", crypto, log,
+                serviceLifecycle,
+            ]),
         // The uplink's adapters, beside it because they implement its ports (MQTTTransport,
         // SQLConnection): the only importers of libmosquitto and libpq.
         cModule("Apps", "CLogbookMosquitto", pkgConfig: "libmosquitto", apt: ["libmosquitto-dev"]),
@@ -237,7 +241,8 @@ let package = Package(
         // Without GPIO hardware only the error path and stop are testable (see GPIOIgnitionMonitor).
         .testTarget(name: "LogbookGPIOTests", dependencies: ["LogbookGPIO", "LogbookCore", log]),
         .testTarget(
-            name: "LogbookJournalTests", dependencies: ["LogbookJournal", "LogbookCore", "LogbookTestSupport", log, crypto]),
+            name: "LogbookJournalTests",
+            dependencies: ["LogbookJournal", "LogbookCore", "LogbookRecords", "LogbookTestSupport", log, crypto]),
         .testTarget(
             name: "LogbookStoreTests", dependencies: ["LogbookStore", "LogbookCore", "LogbookJournal", "LogbookTestSupport", grdb, log]),
         .testTarget(name: "LogbookPlacesTests", dependencies: ["LogbookPlaces", "LogbookCore", "LogbookTestSupport"]),
@@ -264,7 +269,7 @@ let package = Package(
             name: "LogbookUplinkTests",
             dependencies: [
                 "LogbookUplink", "LogbookMQTT", "LogbookPostgres", "LogbookJournal", "LogbookCore", "LogbookConfig",
-                "LogbookTestSupport", log,
+                "LogbookRecords", "LogbookGarage", "LogbookControl", "LogbookTestSupport", log,
             ]),
     ],
     swiftLanguageModes: [.v6]
