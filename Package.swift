@@ -106,6 +106,9 @@ let package = Package(
             ]),
         cModule("Ingest", "CLogbookGPIOD", pkgConfig: "libgpiod", apt: ["libgpiod-dev"]),
         module("Ingest", "LogbookGPIO", ["CLogbookGPIOD", "LogbookCore", "LogbookSystemd", log]),
+        // OBD-II through an ELM327 adapter (serial or TCP): a pure parser and dialogue, and a
+        // thread of its own for the I/O. No C library: plain Glibc.
+        module("Ingest", "LogbookOBD", ["LogbookCore", "LogbookRecords", log]),
 
         // ── Journal: the single source of truth, and the protocol that writes to it ──
         module("Journal", "LogbookJournal", ["LogbookCore", "LogbookRecords", "LogbookSodium", log]),
@@ -132,7 +135,7 @@ let package = Package(
             "Apps", "LogbookDaemon",
             [
                 "LogbookCore", "LogbookSettings", "LogbookRecords", "LogbookControl", "LogbookJournal",
-                "LogbookGPSD", "LogbookSystemd", "LogbookGPIO", "LogbookGarage", log, serviceLifecycle, unixSignals,
+                "LogbookGPSD", "LogbookSystemd", "LogbookGPIO", "LogbookOBD", "LogbookGarage", log, serviceLifecycle, unixSignals,
             ]),
         program(
             "Apps", "logbookd", ["LogbookDaemon", "LogbookSystemd", log],
@@ -211,13 +214,14 @@ let package = Package(
         program("Dev", "logbook-uplink-bench", ["LogbookCore", "LogbookJournal", "LogbookTestSupport", log]),
         // libFuzzer harnesses over the parsers (scripts/fuzz.sh builds them with the fuzzer and
         // ASan; the ordinary build replays corpus files through them).
-        program("Dev", "logbook-fuzz", ["LogbookConfig", "LogbookSettings", "LogbookControl", "LogbookCore", "LogbookJournal"]),
+        program("Dev", "logbook-fuzz", ["LogbookConfig", "LogbookSettings", "LogbookControl", "LogbookCore", "LogbookJournal", "LogbookOBD"]),
 
         // ── Tests, by the module they test ──
         .testTarget(name: "LogbookCoreTests", dependencies: ["LogbookCore", "LogbookTestSupport"]),
         .testTarget(name: "LogbookConfigTests", dependencies: ["LogbookConfig", "LogbookTestSupport"]),
         .testTarget(name: "LogbookSystemdTests", dependencies: ["LogbookSystemd", "LogbookTestSupport", log]),
         .testTarget(name: "LogbookGPSDTests", dependencies: ["LogbookGPSD", "LogbookCore", "LogbookTestSupport", log]),
+        .testTarget(name: "LogbookOBDTests", dependencies: ["LogbookOBD", "LogbookCore", "LogbookRecords", "LogbookTestSupport", log]),
         // Without GPIO hardware only the error path and stop are testable (see GPIOIgnitionMonitor).
         .testTarget(name: "LogbookGPIOTests", dependencies: ["LogbookGPIO", "LogbookCore", log]),
         .testTarget(
@@ -229,11 +233,13 @@ let package = Package(
             name: "LogbookExportTests", dependencies: ["LogbookExport", "LogbookCore", "LogbookJournal", "LogbookTestSupport"],
             exclude: ["Schemas"]),
         .testTarget(name: "LogbookGarageTests", dependencies: ["LogbookGarage", "LogbookRecords", "LogbookCore"]),
+        // The `logbook` command as people and scripts use it: exit codes, messages, JSON.
+        .testTarget(name: "LogbookCLITests", dependencies: ["LogbookTestSupport"]),
         .testTarget(
             name: "LogbookDaemonTests",
             dependencies: [
                 "LogbookDaemon", "LogbookConfig", "LogbookSettings", "LogbookRecords", "LogbookCore", "LogbookControl",
-                "LogbookGPSD", "LogbookJournal", "LogbookTestSupport", log, serviceLifecycle,
+                "LogbookGPSD", "LogbookJournal", "LogbookOBD", "LogbookTestSupport", log, serviceLifecycle,
             ]),
         .testTarget(
             name: "LogbookWebTests",

@@ -45,17 +45,14 @@ struct TripRecorder {
     /// Hooks already running finish under the runner that started them.
     mutating func reconfigure(_ new: Settings) {
         engine.reconfigure(new.trip)
-        if new.hookOnTripStart != configuration.hookOnTripStart || new.hookOnTripEnd != configuration.hookOnTripEnd
-            || new.hookTimeout != configuration.hookTimeout
-        {
+        if HookRunner.commands(of: new) != HookRunner.commands(of: configuration) || new.hookTimeout != configuration.hookTimeout {
             hooks = Self.hookRunner(new, logger: logger)
         }
         configuration = new
     }
 
     private static func hookRunner(_ c: Settings, logger: Logger) -> HookRunner? {
-        guard c.hookOnTripStart != nil || c.hookOnTripEnd != nil else { return nil }
-        return HookRunner(onStart: c.hookOnTripStart, onEnd: c.hookOnTripEnd, timeout: c.hookTimeout, logger: logger)
+        HookRunner.commands(of: c).map { HookRunner(commands: $0, timeout: c.hookTimeout, logger: logger) }
     }
 
     /// Feeds one event to the engine and records what it decides.
@@ -142,7 +139,8 @@ struct TripRecorder {
         }
     }
 
-    private mutating func append(_ record: JournalRecord) {
+    /// Appends `record`; a refusal (disk full, I/O error) is counted and logged, not thrown.
+    mutating func append(_ record: JournalRecord) {
         do {
             try journal.append(record)
         } catch {

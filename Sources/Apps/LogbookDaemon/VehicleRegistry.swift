@@ -82,6 +82,17 @@ final class VehicleRegistry: Sendable {
         return items.withLock { items in items[id].flatMap { $0.retired ? nil : $0.record.vehicle(id: id) } }
     }
 
+    /// The vehicle in service whose VIN is `vin`.
+    func vehicle(withVIN vin: String) -> String? {
+        items.withLock { items in items.first { !$0.value.retired && $0.value.record.vin == vin }?.key }
+    }
+
+    /// The record of vehicle `id` (retired or not).
+    func record(_ id: String) -> VehicleRecord? { items.withLock { $0[id]?.record } }
+
+    /// Whether `id` names a vehicle, in service or retired.
+    func contains(_ id: String) -> Bool { items.withLock { $0[id] != nil } }
+
     /// Whether `id` names a retired vehicle.
     func isRetired(_ id: String) -> Bool { items.withLock { $0[id]?.retired ?? false } }
 

@@ -13,6 +13,7 @@ struct BoundaryExplainer {
         case .gpio(let n): "gpio:\(n) on (the ignition line came on)"
         case .bluetooth(let mac): "bluetooth:\(mac) connected (the head unit)"
         case .device(let n): "device:\(n) appeared"
+        case .obd(let n): "obd:\(n) engine started (rpm above zero)"
         case .motion:
             String(
                 format: "motion start: ≥ %.0f km/h for %@ and %.0f m from where it stood", trip.motionStartSpeed * 3.6,
@@ -31,6 +32,7 @@ struct BoundaryExplainer {
         case .gpio(let n): return "gpio:\(n) off \(grace)"
         case .bluetooth(let mac): return "bluetooth:\(mac) disconnected \(grace)"
         case .device(let n): return "device:\(n) gone \(grace)"
+        case .obd(let n): return "obd:\(n) engine stopped or the adapter stopped answering \(grace)"
         case .motion:
             return "motion stop: \(TripFormat.threshold(trip.motionStopDuration)) within \(Int(trip.motionStopRadius)) m"
         case .manual: return "manual: `logbook trip stop`"

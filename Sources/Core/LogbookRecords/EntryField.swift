@@ -91,10 +91,18 @@ public struct EntryField: Sendable {
             }
             return .number(number)
         case .vin:
-            guard let text = value.stringValue?.trimmed.uppercased(), Self.isVIN(text) else {
-                throw .bad("\(name) must be a 17-character vehicle identification number")
+            guard let text = value.stringValue else { throw .bad("\(name) must be a vehicle identification number") }
+            switch VIN.parse(text) {
+            case .success(let vin): return .string(vin.text)
+            case .failure(let problem):
+                let why =
+                    switch problem {
+                    case .checkDigit: "its check digit (position 9) does not match"
+                    case .length: "not 17 characters"
+                    case .character: "I, O and Q and signs are never in a VIN"
+                    }
+                throw .bad("\(name): \"\(text)\" is not a valid VIN: \(why)")
             }
-            return .string(text)
         }
     }
 
@@ -103,12 +111,6 @@ public struct EntryField: Sendable {
         guard (1...32).contains(bytes.count) else { return false }
         let allowed = { (b: UInt8) in (97...122).contains(b) || (48...57).contains(b) || b == 95 || b == 45 }
         return bytes.allSatisfy(allowed) && bytes[0] != 95 && bytes[0] != 45
-    }
-
-    /// 17 of `0-9 A-Z` without I, O and Q (the check digit is a North American rule: not checked).
-    package static func isVIN(_ text: String) -> Bool {
-        text.utf8.count == 17
-            && text.utf8.allSatisfy { (48...57).contains($0) || ((65...90).contains($0) && $0 != 73 && $0 != 79 && $0 != 81) }
     }
 
     package static func text(_ n: Double) -> String {

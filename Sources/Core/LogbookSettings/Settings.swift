@@ -50,6 +50,11 @@ public struct Settings: Sendable {
     /// `[hooks] on_service_due`: run by `logbook dashboard refresh` when a service task
     /// becomes due (logbookd runs that refresh after trip ends and garage writes).
     public var hookOnServiceDue: String?
+    /// `[hooks] on_fault_code`: an OBD source read a new trouble code or found one cleared.
+    public var hookOnFaultCode: String?
+    /// `[hooks] on_low_battery`: the battery voltage fell below an OBD source's `low_battery_v`
+    /// while parked.
+    public var hookOnLowBattery: String?
     /// `[shutdown]`: take a logind "delay" inhibitor lock so a shutdown waits for the trip
     /// to close; `logind_bus` is a D-Bus address instead of the system bus (tests).
     public var logindInhibitor = true
@@ -148,6 +153,8 @@ public struct Settings: Sendable {
         hookOnTripStart = try r.string("hooks.on_trip_start")
         hookOnTripEnd = try r.string("hooks.on_trip_end")
         hookOnServiceDue = try r.string("hooks.on_service_due")
+        hookOnFaultCode = try r.string("hooks.on_fault_code")
+        hookOnLowBattery = try r.string("hooks.on_low_battery")
         if let d = try r.double("hooks.timeout_s", in: 0.1...3600) { hookTimeout = d }
         if let b = try r.bool("shutdown.logind_inhibitor") { logindInhibitor = b }
         logindBusAddress = try r.string("shutdown.logind_bus")

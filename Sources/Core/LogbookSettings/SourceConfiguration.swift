@@ -19,6 +19,9 @@ public struct SourceConfiguration: Sendable, Hashable {
         /// A device node or USB vendor:product that is present only with the ignition on
         /// (an OBD adapter, a USB GPS), through sd-device.
         case device
+        /// The car itself through an ELM327 OBD-II adapter: engine on/off, VIN, odometer,
+        /// fuel level, fault codes, battery voltage.
+        case obd
     }
 
     public var kind: Kind
@@ -48,6 +51,13 @@ public struct SourceConfiguration: Sendable, Hashable {
     public var activeLow = false
     /// gpio: milliseconds the level must hold before it counts.
     public var debounceMilliseconds = 200
+    /// obd: a serial adapter's device (`/dev/ttyUSB0`, `/dev/rfcomm0`) and its baud rate…
+    public var device: String?
+    public var baud = 38_400
+    /// …or a Wi-Fi adapter's `HOST:PORT`.
+    public var address: String?
+    /// obd: below this battery voltage while parked, `on_low_battery` runs (volts).
+    public var lowBatteryVolts = 11.8
 
     public init(kind: Kind, name: String, vehicle: String? = nil) {
         self.kind = kind
@@ -65,6 +75,7 @@ public struct SourceConfiguration: Sendable, Hashable {
             case .bluetooth: .bluetooth
             case .gpio: .gpio
             case .device: .device
+            case .obd: .obd
             }
         return VehicleSignal(kind: kind, name: name, vehicle: vehicle, isOn: isOn)
     }
@@ -77,6 +88,9 @@ extension Settings {
             let vehicle = try Self.vehicle(path: path, table: t, file: r.fileName)
             guard !vehicles.contains(where: { $0.id == vehicle.id }) else {
                 throw ConfigError(key: "\(path).id", file: r.fileName, problem: "duplicate vehicle id \"\(vehicle.id)\"")
+            }
+            if let vin = vehicle.record.vin, let other = vehicles.first(where: { $0.record.vin == vin }) {
+                throw ConfigError(key: "\(path).vin", file: r.fileName, problem: "vehicle \"\(other.id)\" has VIN \(vin) already")
             }
             vehicles.append(vehicle)
         }
@@ -117,6 +131,8 @@ extension Settings {
                 s.match = m
                 s.subsystem = try fields.string("subsystem")
                 s.name = m
+            case .obd:
+                try s.readOBD(&fields, path: path, file: r.fileName)
             case .service:
                 s.name = "logbookd"
             case .motion:

@@ -102,23 +102,25 @@ extension TripIndex: TripCatalog {
     }
 
     /// The stretches without a fix inside the trip, in order; bridged when no longer than
-    /// ``Options/maxBridgedGap``. A merged trip also has the time between its parts, never
-    /// bridged.
+    /// ``Options/maxBridgedGap``. A merged trip also has the time between two recorded trips,
+    /// never bridged (parts of one recorded trip, split and merged back, join without one).
     public func gaps(of id: TripID) throws -> [TripGap] {
         try mapping {
             try pool.read { db in
                 guard let parts = try Self.parts(of: id, db) else { return try recordedGaps(of: Int64(bitPattern: id.rawValue), db) }
                 var out: [TripGap] = []
                 var previousEnd: GPSTime?
+                var previousSource: TripID?
                 for part in parts {
                     let times = try Self.pointTimes(of: part, db)
-                    if let end = previousEnd, let start = times.first, start > end {
+                    if let end = previousEnd, let start = times.first, start > end, previousSource != part.source {
                         out.append(TripGap(from: end, to: start, seconds: start.seconds(since: end), bridged: false))
                     }
                     out += try recordedGaps(of: Int64(bitPattern: part.source.rawValue), db).filter { g in
                         (part.from.map { g.from >= $0 } ?? true) && (part.until.map { g.to <= $0 } ?? true)
                     }
                     previousEnd = times.last ?? previousEnd
+                    previousSource = part.source
                 }
                 return out
             }

@@ -1,27 +1,26 @@
 // SPDX-License-Identifier: MIT
 import Foundation
 import LogbookCore
-import LogbookTestSupport
 
 /// Journals the real daemon wrote from real drives: a private gpsd replays the log, `logbookd`
 /// records it as one trip (a `service` source), then stops. Each drive is recorded once per
 /// test run and shared by every test that asks (the replay takes tens of seconds).
-actor RecordedDrives {
-    static let shared = RecordedDrives()
+public actor RecordedDrives {
+    public static let shared = RecordedDrives()
 
     /// The drives the tests use: the 3 h Swiss drive and the Munich city drive (with a gap).
-    enum Drive: String, CaseIterable {
+    public enum Drive: String, CaseIterable, Sendable {
         case swiss = "20100403_Z205_Switzerland.txt"
         case munich = "munich-gps.nmea"
 
         /// Replay pace: fast, but slow enough that gpsd drops nothing.
-        var speed: Double { self == .swiss ? 250 : 100 }
+        public var speed: Double { self == .swiss ? 250 : 100 }
     }
 
     private var recordings: [Drive: Task<String, any Error>] = [:]
 
     /// Where this test process keeps its recordings; removed when the process exits.
-    static func root(pid: Int32 = getpid()) -> String { "/tmp/lb-drives-\(pid)" }
+    public static func root(pid: Int32? = nil) -> String { "/tmp/lb-drives-\(pid ?? getpid())" }
 
     private init() {
         Self.sweepDeadRuns()
@@ -38,8 +37,9 @@ actor RecordedDrives {
         }
     }
 
-    /// The journal directory holding `drive` as trip 1.
-    func journal(_ drive: Drive) async throws -> String {
+    /// The journal directory holding `drive` as trip 1 (its state directory, with the signing
+    /// key, is the parent; `logbookd.toml` beside that names both).
+    public func journal(_ drive: Drive) async throws -> String {
         if let existing = recordings[drive] { return try await existing.value }
         let dir = Self.root() + "/" + drive.rawValue
         // A Task (not a child) so that concurrent callers share one recording.
