@@ -11,7 +11,7 @@ import Testing
 /// without logbookd (the journal-lock path): vehicles with every field, a mistyped odometer
 /// reading that blocks a fill-up until it is voided, fill-ups amended and voided, service
 /// tasks, named places — and each refusal a 4xx with the CLI's message and nothing written.
-@Suite(.serialized) struct GarageWriteTests {
+@Suite(.serialized) struct WebGarageWriteTests {
     @Test(.timeLimit(.minutes(2)))
     func everyGarageWriteThroughTheAPI() async throws {
         let dir = try TemporaryDirectory("wgw")
