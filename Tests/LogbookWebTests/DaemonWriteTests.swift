@@ -43,6 +43,14 @@ import Testing
             #expect(unknown.status == 404 && WebSession.code(unknown) == "unknown_trip", "\(unknown)")
             let stopped = try await web.call("/api/trip/stop", "{}")
             #expect(stopped.status == 200, "\(stopped)")
+            // Corrections of the trip just stopped, through the socket (trip numbers as numbers).
+            let trip = try #require(stopped.json?["trip"]?["id"]?.stringValue)
+            for (path, body) in [("class", #"{"class":"business","purpose":"Test"}"#), ("assign", #"{"driver":"Ben"}"#), ("void", #"{"reason":"test drive"}"#)] {
+                let r = try await web.call("/api/trips/\(trip)/\(path)", body)
+                #expect(r.status == 200 && (r.json?["seq"]?.doubleValue ?? 0) > 0, "\(path): \(r)")
+            }
+            let corrected = try await web.get("/api/trips/\(trip)")
+            #expect(corrected.json?["voided"] == .bool(true) && corrected.json?["driver"] == .string("Ben"), "\(corrected)")
         }
         await daemon.stop()
         let reader = try JournalReader(directory: dir.file("state/journal"))
@@ -52,6 +60,8 @@ import Testing
             if case .entry(let e) = entry.record { origins[e.type + " " + e.subject] = e.origin }
         }
         #expect(origins["vehicle passat"] == "web" && origins["place here"] == "web", "\(origins)")
-        print("web-writes: daemon: ok vehicle added through logbookd's control socket (origin web), a trip started with it at once, a place saved at the car's last position")
+        print(
+            "web-writes: daemon: ok vehicle added through logbookd's control socket (origin web), a trip started with it at once, "
+                + "a place saved at the car's last position, the trip classified, assigned and voided through the socket")
     }
 }

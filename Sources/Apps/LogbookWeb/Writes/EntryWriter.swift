@@ -49,9 +49,11 @@ extension WebApp {
     /// Entry types whose `at` defaults to now.
     static let timedTypes: Set<String> = [FuelRecord.type, OdometerRecord.type, ServiceDoneRecord.type]
 
-    /// The checks `logbook` makes before it writes.
+    /// The checks `logbook` makes before it writes, against the index caught up now (a trip
+    /// just stopped must be there to be corrected).
     private func check(_ entry: RecordEntry) async throws(APIError) {
         let configured = configuration.vehicles
+        shelf.invalidate()
         try await shelf.read { index throws in
             if entry.type == PlaceRecord.type {
                 let places = Set(try GarageStore.namedPlaces(index).keys)
