@@ -176,8 +176,8 @@ let package = Package(
         module(
             "Apps", "LogbookWeb",
             [
-                "LogbookCore", "LogbookConfig", "LogbookSettings", "LogbookRecords", "LogbookControl", "LogbookStore",
-                "LogbookExport", "LogbookGarage", "LogbookGarageStore", "LogbookPlaces",
+                "LogbookCore", "LogbookConfig", "LogbookSettings", "LogbookRecords", "LogbookControl", "LogbookJournal",
+                "LogbookStore", "LogbookExport", "LogbookGarage", "LogbookGarageStore", "LogbookPlaces",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -263,7 +263,7 @@ let package = Package(
             name: "LogbookWebTests",
             dependencies: [
                 "LogbookWeb", "LogbookCore", "LogbookControl", "LogbookConfig", "LogbookJournal", "LogbookGarage",
-                "LogbookRecords", "LogbookTestSupport", .product(name: "NIOCore", package: "swift-nio"), log,
+                "LogbookRecords", "LogbookStore", "LogbookTestSupport", .product(name: "NIOCore", package: "swift-nio"), log,
             ]),
         .testTarget(
             name: "LogbookUplinkTests",
