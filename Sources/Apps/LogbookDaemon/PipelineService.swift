@@ -61,6 +61,8 @@ struct PipelineService: Service {
                 recorder.handle(.command(command), at: now())
                 let after = recorder.current?.id
                 let refused = command != .stop && after == nil ? "no trip could be started" : nil
+                // The reply carries the live state's trip: it must show this command's outcome.
+                publish(recorder, obd)
                 reply(CommandOutcome(tripID: after ?? before, error: refused))
                 news = true
             case .prepareForShutdown(let done):
