@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-public import LogbookCore
+package import LogbookCore
 
 /// One field of a garage entry: its name as stored in the journal and on the control socket,
 /// and what values it accepts. `docs/garage.md` lists them all.
