@@ -87,41 +87,43 @@ let package = Package(
         // ── Platform: system calls and C libraries ──
         // The one place for POSIX system calls every process shares: named threads, the condition
         // lock, atomic file replace, system errors, hex. Foundation-free, for logbookd.
-        module("Platform", "LogbookPOSIX"),
+        // Its adapter for what Glibc's module does not export (eventfd, naming a thread).
+        cModule("Platform", "CLogbookPOSIX"),
+        module("Platform", "LogbookPOSIX", ["CLogbookPOSIX"]),
         // SHA-256 and Ed25519 for the journal through libsodium (swift-crypto's BoringSSL stays
         // out of logbookd).
         cModule("Platform", "CLogbookSodium", pkgConfig: "libsodium", apt: ["libsodium-dev"]),
         module("Platform", "LogbookSodium", ["CLogbookSodium"]),
         cModule("Platform", "CLogbookSystemd", pkgConfig: "libsystemd", apt: ["libsystemd-dev"]),
-        module("Platform", "LogbookSystemd", ["CLogbookSystemd", "LogbookCore", log]),
+        module("Platform", "LogbookSystemd", ["CLogbookSystemd", "LogbookCore", "LogbookPOSIX", log]),
 
         // ── Ingest: fixes and vehicle signals ──
         // libgps-dev, linked statically through Sources/Ingest/CLogbookGPS/liblogbook-gps.so
         // (no pkgConfig: its `-lgps` would link the shared one as well).
         cModule("Ingest", "CLogbookGPS"),
         module(
-            "Ingest", "LogbookGPSD", ["CLogbookGPS", "LogbookCore", log],
+            "Ingest", "LogbookGPSD", ["CLogbookGPS", "LogbookCore", "LogbookPOSIX", log],
             linkerSettings: [
                 .unsafeFlags(["-L", "\(packageDirectory)/Sources/Ingest/CLogbookGPS"], .when(platforms: [.linux]))
             ]),
         cModule("Ingest", "CLogbookGPIOD", pkgConfig: "libgpiod", apt: ["libgpiod-dev"]),
-        module("Ingest", "LogbookGPIO", ["CLogbookGPIOD", "LogbookCore", "LogbookSystemd", log]),
+        module("Ingest", "LogbookGPIO", ["CLogbookGPIOD", "LogbookCore", "LogbookPOSIX", log]),
 
         // ── Journal: the single source of truth, and the protocol that writes to it ──
-        module("Journal", "LogbookJournal", ["LogbookCore", "LogbookRecords", "LogbookSodium", log]),
+        module("Journal", "LogbookJournal", ["LogbookCore", "LogbookRecords", "LogbookPOSIX", "LogbookSodium", log]),
         // The control-socket protocol shared by the daemon, the CLI and the web app: commands,
         // request parsing, replies, error codes, and a blocking client.
-        module("Journal", "LogbookControl", ["LogbookCore", "LogbookRecords"]),
+        module("Journal", "LogbookControl", ["LogbookCore", "LogbookRecords", "LogbookPOSIX"]),
 
         // ── Projections: built from the journal ──
         // The trip index: a rebuildable SQLite projection of the journal (GRDB).
-        module("Projections", "LogbookStore", ["LogbookCore", "LogbookConfig", "LogbookJournal", grdb]),
+        module("Projections", "LogbookStore", ["LogbookCore", "LogbookConfig", "LogbookJournal", "LogbookPOSIX", grdb]),
         // Offline place names (the GeoNames bundle, memory-mapped) and named places.
-        module("Projections", "LogbookPlaces", ["LogbookCore"]),
+        module("Projections", "LogbookPlaces", ["LogbookCore", "LogbookPOSIX"]),
         // GPX/GeoJSON/CSV and the trip picture: pure Swift, no Foundation.
         module("Projections", "LogbookExport", ["LogbookCore"]),
         // Entry fields and validation, the garage projection, economy, KPIs and the report.
-        module("Projections", "LogbookGarage", ["LogbookCore", "LogbookRecords"]),
+        module("Projections", "LogbookGarage", ["LogbookCore", "LogbookRecords", "LogbookPOSIX"]),
         // The garage as the trip index holds it: the CLI's and the web app's one reader.
         module(
             "Projections", "LogbookGarageStore",
@@ -131,7 +133,7 @@ let package = Package(
         module(
             "Apps", "LogbookDaemon",
             [
-                "LogbookCore", "LogbookSettings", "LogbookRecords", "LogbookControl", "LogbookJournal",
+                "LogbookCore", "LogbookSettings", "LogbookRecords", "LogbookPOSIX", "LogbookControl", "LogbookJournal",
                 "LogbookGPSD", "LogbookSystemd", "LogbookGPIO", "LogbookGarage", log, serviceLifecycle, unixSignals,
             ]),
         program(
@@ -160,8 +162,8 @@ let package = Package(
         program(
             "Apps", "logbook",
             [
-                "LogbookCore", "LogbookConfig", "LogbookSettings", "LogbookRecords", "LogbookControl", "LogbookJournal",
-                "LogbookStore", "LogbookExport", "LogbookPlaces", "LogbookGarage", "LogbookGarageStore",
+                "LogbookCore", "LogbookConfig", "LogbookSettings", "LogbookRecords", "LogbookPOSIX", "LogbookControl",
+                "LogbookJournal", "LogbookStore", "LogbookExport", "LogbookPlaces", "LogbookGarage", "LogbookGarageStore",
                 "LogbookUplink", "LogbookPostgres",  // uplink status, verify --witness
                 argumentParser,
             ]),
@@ -169,8 +171,8 @@ let package = Package(
         module(
             "Apps", "LogbookWeb",
             [
-                "LogbookCore", "LogbookConfig", "LogbookRecords", "LogbookControl", "LogbookStore", "LogbookExport",
-                "LogbookGarage", "LogbookGarageStore", "LogbookPlaces",
+                "LogbookCore", "LogbookConfig", "LogbookRecords", "LogbookPOSIX", "LogbookControl", "LogbookStore",
+                "LogbookExport", "LogbookGarage", "LogbookGarageStore", "LogbookPlaces",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -183,11 +185,12 @@ let package = Package(
             ["LogbookWeb", "LogbookSystemd", .product(name: "Hummingbird", package: "hummingbird"), argumentParser, log]),
         // The journal to MQTT (Home Assistant) and PostgreSQL: follower, cursors, sinks as Services.
         module(
-            "Apps", "LogbookUplink", ["LogbookCore", "LogbookConfig", "LogbookJournal", crypto, log, serviceLifecycle]),
+            "Apps", "LogbookUplink",
+            ["LogbookCore", "LogbookConfig", "LogbookPOSIX", "LogbookJournal", crypto, log, serviceLifecycle]),
         // The uplink's adapters, beside it because they implement its ports (MQTTTransport,
         // SQLConnection): the only importers of libmosquitto and libpq.
         cModule("Apps", "CLogbookMosquitto", pkgConfig: "libmosquitto", apt: ["libmosquitto-dev"]),
-        module("Apps", "LogbookMQTT", ["CLogbookMosquitto", "LogbookUplink"]),
+        module("Apps", "LogbookMQTT", ["CLogbookMosquitto", "LogbookPOSIX", "LogbookUplink"]),
         cModule("Apps", "CLogbookPQ", pkgConfig: "libpq", apt: ["libpq-dev"]),
         module("Apps", "LogbookPostgres", ["CLogbookPQ", "LogbookUplink"]),
         program(
@@ -202,9 +205,9 @@ let package = Package(
         // A journal writer the crash tests kill -9 mid-stream.
         program("Dev", "logbook-crash-writer", ["LogbookCore", "LogbookJournal", log]),
         // Micro-benchmarks driven by bench/*.sh (figures printed, never asserted in tests).
-        program("Dev", "logbook-bench", ["LogbookCore", "LogbookJournal", log]),
-        program("Dev", "logbook-export-bench", ["LogbookCore", "LogbookExport", "LogbookJournal"]),
-        program("Dev", "logbook-places-bench", ["LogbookPlaces", "LogbookCore"]),
+        program("Dev", "logbook-bench", ["LogbookCore", "LogbookPOSIX", "LogbookJournal", log]),
+        program("Dev", "logbook-export-bench", ["LogbookCore", "LogbookPOSIX", "LogbookExport", "LogbookJournal"]),
+        program("Dev", "logbook-places-bench", ["LogbookPlaces", "LogbookPOSIX", "LogbookCore"]),
         // A synthetic multi-year journal written through JournalWriter (the index, export,
         // garage and web benches).
         program("Dev", "logbook-journal-gen", ["LogbookCore", "LogbookJournal", log]),
@@ -216,6 +219,7 @@ let package = Package(
         // ── Tests, by the module they test ──
         .testTarget(name: "LogbookCoreTests", dependencies: ["LogbookCore", "LogbookTestSupport"]),
         .testTarget(name: "LogbookConfigTests", dependencies: ["LogbookConfig", "LogbookTestSupport"]),
+        .testTarget(name: "LogbookPOSIXTests", dependencies: ["LogbookPOSIX"]),
         .testTarget(name: "LogbookSystemdTests", dependencies: ["LogbookSystemd", "LogbookTestSupport", log]),
         .testTarget(name: "LogbookGPSDTests", dependencies: ["LogbookGPSD", "LogbookCore", "LogbookTestSupport", log]),
         // Without GPIO hardware only the error path and stop are testable (see GPIOIgnitionMonitor).
@@ -245,7 +249,7 @@ let package = Package(
             name: "LogbookUplinkTests",
             dependencies: [
                 "LogbookUplink", "LogbookMQTT", "LogbookPostgres", "LogbookJournal", "LogbookCore", "LogbookConfig",
-                "LogbookTestSupport", log,
+                "LogbookPOSIX", "LogbookTestSupport", log,
             ]),
     ],
     swiftLanguageModes: [.v6]

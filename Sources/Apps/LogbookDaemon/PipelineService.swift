@@ -7,6 +7,7 @@ internal import LogbookSystemd
 internal import Logging
 internal import ServiceLifecycle
 internal import Synchronization
+internal import LogbookPOSIX
 
 /// The daemon's main loop: gpsd events, vehicle signals, commands and ticks, in order,
 /// through the trip engine into the journal and the live state.
@@ -28,6 +29,9 @@ struct PipelineService: Service {
     let startup: StartupGate
     /// SIGHUP: where a reload reads the new configuration and whom it tells.
     let reloadHooks: ReloadHooks
+    /// The trip engine's clock starts at zero when the daemon starts (``now()``), so that
+    /// `debug_clock_scale` speeds up only the daemon's own time.
+    let clockOrigin = MonotonicClock.nanoseconds()
 
     func run() async {
         var running = configuration
@@ -105,7 +109,7 @@ struct PipelineService: Service {
     }
 
     private func now() -> MonotonicInstant {
-        let ns = Double(max(0, monotonicNanoseconds())) * configuration.debugClockScale
+        let ns = Double(MonotonicClock.nanoseconds() &- clockOrigin) * configuration.debugClockScale
         return MonotonicInstant(nanoseconds: UInt64(ns))
     }
 

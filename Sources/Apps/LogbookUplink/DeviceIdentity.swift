@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 internal import Crypto
+internal import LogbookPOSIX
 
 /// The id every message and row carries with its sequence number: `(device_id, seq)` is what
 /// the sinks are idempotent on.

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 import LogbookCore
 public import LogbookJournal
+internal import LogbookPOSIX
 
 /// One statement with its text parameters.
 public struct SQLStatement: Sendable, Equatable {

@@ -2,6 +2,7 @@
 public import LogbookCore
 public import Logging
 public import ServiceLifecycle
+internal import LogbookPOSIX
 
 /// Publishes what Home Assistant and dashboards show now: availability, discovery, the live
 /// state (retained; at most every `interval` while driving, on change when idle) and the
@@ -41,12 +42,12 @@ public final class LivePublisher: Service, Sendable {
             try await withGracefulShutdownHandler {
                 try await withCheckedThrowingContinuation { (c: CheckedContinuation<Void, any Error>) in
                     do {
-                        try WorkerThread.start { [self] in
+                        try NamedThread.start(name: "lb-up-live") { [self] in
                             self.loop(signal)
                             self.transport.stop()
                             c.resume()
                         }
-                    } catch { c.resume(throwing: error) }
+                    } catch { c.resume(throwing: UplinkError.system("\(error)")) }
                 }
             } onGracefulShutdown: { signal.stop() }
         } onCancel: { signal.stop() }
@@ -88,7 +89,7 @@ public final class LivePublisher: Service, Sendable {
                     p.discovered.insert(v.id)
                 }
             }
-            let now = UplinkClock.monotonic()
+            let now = MonotonicClock.seconds()
             let driving = view?.driving ?? false
             let due = driving ? now - p.liveAt >= interval : now - p.liveAt >= heartbeat
             if let live, let view {

@@ -2,6 +2,7 @@
 public import LogbookCore
 public import LogbookJournal
 import Synchronization
+internal import LogbookPOSIX
 
 /// What the MQTT sink and the live publisher share: the vehicle ledger (updated when a batch
 /// is acknowledged) and the vehicles known so far.
@@ -62,12 +63,12 @@ public final class MQTTSink: UplinkSink {
         for m in payloads.messages(for: items) {
             pending.insert(try transport.publish(topic: m.topic, payload: Array(m.payload.utf8), qos: qos, retain: m.retain))
         }
-        var quietSince = UplinkClock.monotonic()
+        var quietSince = MonotonicClock.seconds()
         while !pending.isEmpty {
             let before = pending.count
             pending = transport.waitForAcknowledgements(pending, timeout: 1, signal: signal)
             if signal.isStopped { throw .stopped }
-            let now = UplinkClock.monotonic()
+            let now = MonotonicClock.seconds()
             if pending.count < before || !transport.isConnected { quietSince = now }
             if now - quietSince > acknowledgementTimeout {
                 throw .connection("broker did not acknowledge \(pending.count) message(s) within \(Int(acknowledgementTimeout)) s")

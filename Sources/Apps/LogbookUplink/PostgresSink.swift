@@ -3,6 +3,7 @@ public import LogbookCore
 public import LogbookJournal
 public import Logging
 import Synchronization
+internal import LogbookPOSIX
 
 /// Writes the journal into the fleet's PostgreSQL: schema migrated at connect, the device
 /// registered with its public key, then one transaction per batch; the runner advances the

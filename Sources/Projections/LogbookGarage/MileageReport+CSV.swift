@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 internal import LogbookCore
+internal import LogbookPOSIX
 
 extension MileageReport {
     /// The CSV columns (a contract: scripts read them by name).
@@ -34,7 +35,7 @@ extension MileageReport {
         for month in months.keys.sorted() {
             out += "#month,\(month)," + Self.classes.map { "\($0)=\(Self.km(months[month]?[$0] ?? 0))" }.joined(separator: ",") + "\n"
         }
-        out += "#chain_head,\(seal.sequence),\(Self.hex(seal.chainHead))\n"
+        out += "#chain_head,\(seal.sequence),\(Hex.encode(seal.chainHead))\n"
         out += "#checkpoint_seq,\(seal.checkpointSequence.map(String.init) ?? "none")\n"
         return out
     }

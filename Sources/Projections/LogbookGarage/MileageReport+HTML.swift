@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 internal import LogbookCore
+internal import LogbookPOSIX
 
 extension MileageReport {
     /// A self-contained page that prints on A4 landscape (no scripts, no external resources).
@@ -50,7 +51,7 @@ extension MileageReport {
         }
         out += "<tr><th>Total</th>" + Self.classes.map { "<th class=\"n\">\(Self.km(totals[$0] ?? 0))</th>" }.joined() + "</tr>\n"
         out += "</tbody></table>\n"
-        out += "<footer>Journal chain head after seq \(seal.sequence): \(Self.hex(seal.chainHead))<br>"
+        out += "<footer>Journal chain head after seq \(seal.sequence): \(Hex.encode(seal.chainHead))<br>"
         out += "Last signed checkpoint: seq \(seal.checkpointSequence.map(String.init) ?? "none"). Check with <code>logbook verify</code>.</footer>\n"
         out += "</body></html>\n"
         return out

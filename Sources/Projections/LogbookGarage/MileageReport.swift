@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 public import LogbookCore
-public import LogbookRecords
+internal import LogbookRecords
 
 /// The yearly mileage report (Fahrtenbuch / IRS log): one row per trip with times, estimated
 /// odometer, places, distance and classification; totals per class and per month; and the
@@ -76,11 +76,6 @@ public struct MileageReport: Sendable {
         let day: Int64 = 86_400_000_000_000
         return (GPSTime(nanoseconds: Int64(CivilDate.days(year: year, month: 1, day: 1)) * day),
                 GPSTime(nanoseconds: Int64(CivilDate.days(year: year + 1, month: 1, day: 1)) * day))
-    }
-
-    static func hex(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef")
-        return String(bytes.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 15)]] })
     }
 
     static func km(_ v: Double?) -> String { v.map { NumberText.fixed($0, places: 1) } ?? "" }

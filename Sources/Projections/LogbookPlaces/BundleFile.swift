@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 internal import LogbookCore
+internal import LogbookPOSIX
 
 #if canImport(Glibc)
     internal import Glibc
@@ -41,5 +42,5 @@ enum BundleFile {
         return SHA256Digest.hexString(digest.finalize())
     }
 
-    static func lastError() -> String { String(cString: strerror(errno)) }
+    static func lastError() -> String { SystemError.text(errno) }
 }

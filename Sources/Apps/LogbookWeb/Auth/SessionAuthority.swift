@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 internal import Crypto
+internal import LogbookPOSIX
 internal import Synchronization
 
 /// A signed-in browser (or, without a password, any browser on this machine): what the
@@ -55,8 +56,8 @@ package final class SessionAuthority: Sendable {
     }
 
     /// A new session and its cookie value.
-    package func issue(authenticated: Bool, now: Double = WallClock.now()) -> (cookie: String, session: Session) {
-        let nonce = Self.hex((0..<16).map { _ in UInt8.random(in: 0...255) })
+    package func issue(authenticated: Bool, now: Double = WallClock.seconds()) -> (cookie: String, session: Session) {
+        let nonce = Hex.encode((0..<16).map { _ in UInt8.random(in: 0...255) })
         let expires = (now + lifetime).rounded(.down)
         let body = "1.\(Int64(expires)).\(authenticated ? 1 : 0).\(nonce)"
         let session = Session(nonce: nonce, expires: expires, csrfToken: csrfToken(nonce), authenticated: authenticated)
@@ -64,7 +65,7 @@ package final class SessionAuthority: Sendable {
     }
 
     /// The session a cookie value stands for, or nil when it is forged, expired or revoked.
-    package func session(fromCookie value: String, now: Double = WallClock.now()) -> Session? {
+    package func session(fromCookie value: String, now: Double = WallClock.seconds()) -> Session? {
         let parts = value.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 5, parts[0] == "1", let expires = Int64(parts[1]), parts[2] == "0" || parts[2] == "1",
             parts[3].count == 32
@@ -77,7 +78,7 @@ package final class SessionAuthority: Sendable {
     }
 
     /// Ends a session before it expires (logout).
-    package func revoke(_ session: Session, now: Double = WallClock.now()) {
+    package func revoke(_ session: Session, now: Double = WallClock.seconds()) {
         revoked.withLock { list in
             list = list.filter { $0.value > now }
             if list.count < 10_000 { list[session.nonce] = session.expires }
@@ -93,7 +94,7 @@ package final class SessionAuthority: Sendable {
     private func csrfToken(_ nonce: String) -> String { mac("csrf:" + nonce) }
 
     private func mac(_ text: String) -> String {
-        Self.hex(Array(HMAC<SHA256>.authenticationCode(for: Array(text.utf8), using: key)))
+        Hex.encode(Array(HMAC<SHA256>.authenticationCode(for: Array(text.utf8), using: key)))
     }
 
     static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
@@ -102,16 +103,5 @@ package final class SessionAuthority: Sendable {
         var difference: UInt8 = 0
         for i in x.indices { difference |= x[i] ^ y[i] }
         return difference == 0
-    }
-
-    static func hex(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var out = [UInt8]()
-        out.reserveCapacity(bytes.count * 2)
-        for b in bytes {
-            out.append(digits[Int(b >> 4)])
-            out.append(digits[Int(b & 15)])
-        }
-        return String(decoding: out, as: UTF8.self)
     }
 }
