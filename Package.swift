@@ -90,8 +90,9 @@ let package = Package(
         // Its adapter for what Glibc's module does not export (eventfd, naming a thread).
         cModule("Platform", "CLogbookPOSIX"),
         module("Platform", "LogbookPOSIX", ["CLogbookPOSIX"]),
-        // SHA-256 and Ed25519 for the journal through libsodium (swift-crypto's BoringSSL stays
-        // out of logbookd).
+        // The one crypto stack of every process, libsodium: SHA-256, Ed25519 for the journal,
+        // HMAC/HKDF-SHA-256 for the web's sessions (swift-crypto's BoringSSL stays out of them all;
+        // it is a test dependency, the second implementation the cross-checks compare with).
         cModule("Platform", "CLogbookSodium", pkgConfig: "libsodium", apt: ["libsodium-dev"]),
         module("Platform", "LogbookSodium", ["CLogbookSodium"]),
         cModule("Platform", "CLogbookSystemd", pkgConfig: "libsystemd", apt: ["libsystemd-dev"]),
@@ -119,7 +120,7 @@ let package = Package(
         // The trip index: a rebuildable SQLite projection of the journal (GRDB).
         module("Projections", "LogbookStore", ["LogbookCore", "LogbookConfig", "LogbookJournal", "LogbookPOSIX", grdb]),
         // Offline place names (the GeoNames bundle, memory-mapped) and named places.
-        module("Projections", "LogbookPlaces", ["LogbookCore", "LogbookPOSIX"]),
+        module("Projections", "LogbookPlaces", ["LogbookCore", "LogbookPOSIX", "LogbookSodium"]),
         // GPX/GeoJSON/CSV and the trip picture: pure Swift, no Foundation.
         module("Projections", "LogbookExport", ["LogbookCore"]),
         // Entry fields and validation, the garage projection, economy, KPIs and the report.
@@ -171,13 +172,13 @@ let package = Package(
         module(
             "Apps", "LogbookWeb",
             [
-                "LogbookCore", "LogbookConfig", "LogbookRecords", "LogbookPOSIX", "LogbookControl", "LogbookStore",
-                "LogbookExport", "LogbookGarage", "LogbookGarageStore", "LogbookPlaces",
+                "LogbookCore", "LogbookConfig", "LogbookRecords", "LogbookPOSIX", "LogbookSodium", "LogbookControl",
+                "LogbookStore", "LogbookExport", "LogbookGarage", "LogbookGarageStore", "LogbookPlaces",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
-                crypto, log, serviceLifecycle,
+                log, serviceLifecycle,
             ],
             resources: [.embedInCode("Assets")]),
         program(
@@ -186,7 +187,7 @@ let package = Package(
         // The journal to MQTT (Home Assistant) and PostgreSQL: follower, cursors, sinks as Services.
         module(
             "Apps", "LogbookUplink",
-            ["LogbookCore", "LogbookConfig", "LogbookPOSIX", "LogbookJournal", crypto, log, serviceLifecycle]),
+            ["LogbookCore", "LogbookConfig", "LogbookPOSIX", "LogbookSodium", "LogbookJournal", log, serviceLifecycle]),
         // The uplink's adapters, beside it because they implement its ports (MQTTTransport,
         // SQLConnection): the only importers of libmosquitto and libpq.
         cModule("Apps", "CLogbookMosquitto", pkgConfig: "libmosquitto", apt: ["libmosquitto-dev"]),
@@ -220,15 +221,20 @@ let package = Package(
         .testTarget(name: "LogbookCoreTests", dependencies: ["LogbookCore", "LogbookTestSupport"]),
         .testTarget(name: "LogbookConfigTests", dependencies: ["LogbookConfig", "LogbookTestSupport"]),
         .testTarget(name: "LogbookPOSIXTests", dependencies: ["LogbookPOSIX"]),
+        // The one crypto stack against RFC vectors and against swift-crypto (a test dependency).
+        .testTarget(name: "LogbookSodiumTests", dependencies: ["LogbookSodium", "LogbookPOSIX", crypto]),
         .testTarget(name: "LogbookSystemdTests", dependencies: ["LogbookSystemd", "LogbookTestSupport", log]),
         .testTarget(name: "LogbookGPSDTests", dependencies: ["LogbookGPSD", "LogbookCore", "LogbookTestSupport", log]),
         // Without GPIO hardware only the error path and stop are testable (see GPIOIgnitionMonitor).
         .testTarget(name: "LogbookGPIOTests", dependencies: ["LogbookGPIO", "LogbookCore", log]),
         .testTarget(
-            name: "LogbookJournalTests", dependencies: ["LogbookJournal", "LogbookCore", "LogbookTestSupport", log, crypto]),
+            name: "LogbookJournalTests",
+            dependencies: ["LogbookJournal", "LogbookCore", "LogbookPOSIX", "LogbookTestSupport", log, crypto]),
         .testTarget(
             name: "LogbookStoreTests", dependencies: ["LogbookStore", "LogbookCore", "LogbookJournal", "LogbookTestSupport", grdb, log]),
-        .testTarget(name: "LogbookPlacesTests", dependencies: ["LogbookPlaces", "LogbookCore", "LogbookTestSupport"]),
+        .testTarget(
+            name: "LogbookPlacesTests",
+            dependencies: ["LogbookPlaces", "LogbookCore", "LogbookPOSIX", "LogbookSodium", "LogbookTestSupport"]),
         .testTarget(
             name: "LogbookExportTests", dependencies: ["LogbookExport", "LogbookCore", "LogbookJournal", "LogbookTestSupport"],
             exclude: ["Schemas"]),

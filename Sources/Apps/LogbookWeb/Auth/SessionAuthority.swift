@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-internal import Crypto
 internal import LogbookPOSIX
+internal import LogbookSodium
 internal import Synchronization
 
 /// A signed-in browser (or, without a password, any browser on this machine): what the
@@ -23,7 +23,7 @@ package struct Session: Sendable, Hashable {
 /// may happen at every ignition) and changing the password ends every session. Without a
 /// password the key is random per process: the cookie then only carries the CSRF token.
 package final class SessionAuthority: Sendable {
-    private let key: SymmetricKey
+    private let key: [UInt8]
     private let passwordMAC: [UInt8]?
     package let lifetime: Double
     /// Nonces of sessions ended by logout, until they would have expired anyway.
@@ -33,25 +33,24 @@ package final class SessionAuthority: Sendable {
     package static let cookieName = "logbook_session"
 
     package init(password: String?, lifetime: Double) {
-        let key: SymmetricKey
+        let key: [UInt8]
         if let password {
-            key = HKDF<SHA256>.deriveKey(
-                inputKeyMaterial: SymmetricKey(data: Array(password.utf8)), info: Array("logbook-web session v1".utf8),
-                outputByteCount: 32)
+            key = HMACSHA256.deriveKey(
+                inputKeyMaterial: Array(password.utf8), info: Array("logbook-web session v1".utf8), outputByteCount: 32)
         } else {
-            key = SymmetricKey(size: .bits256)
+            key = Sodium.randomBytes(32)
         }
         self.key = key
         self.lifetime = lifetime
-        self.passwordMAC = password.map { Array(HMAC<SHA256>.authenticationCode(for: Array($0.utf8), using: key)) }
+        self.passwordMAC = password.map { HMACSHA256.authenticationCode(for: Array($0.utf8), key: key) }
     }
 
     /// True when `candidate` is the password (compared in constant time through MACs).
     package func checkPassword(_ candidate: String) -> Bool {
         guard let passwordMAC else { return false }
-        let mac = HMAC<SHA256>.authenticationCode(for: Array(candidate.utf8), using: key)
+        let mac = HMACSHA256.authenticationCode(for: Array(candidate.utf8), key: key)
         var difference: UInt8 = 0
-        for (a, b) in zip(Array(mac), passwordMAC) { difference |= a ^ b }
+        for (a, b) in zip(mac, passwordMAC) { difference |= a ^ b }
         return difference == 0
     }
 
@@ -94,7 +93,7 @@ package final class SessionAuthority: Sendable {
     private func csrfToken(_ nonce: String) -> String { mac("csrf:" + nonce) }
 
     private func mac(_ text: String) -> String {
-        Hex.encode(Array(HMAC<SHA256>.authenticationCode(for: Array(text.utf8), using: key)))
+        Hex.encode(HMACSHA256.authenticationCode(for: Array(text.utf8), key: key))
     }
 
     static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
