@@ -2,6 +2,7 @@
 internal import Foundation
 internal import GRDB
 public import LogbookCore
+internal import LogbookJournal
 
 extension TripIndex: TripCatalog {
     /// Trips matching `query`, newest first (by trip number: the journal's order, which GPS
