@@ -74,8 +74,8 @@ public struct MileageReport: Sendable {
     /// The UTC year span `[start, end)` of `year`.
     public static func span(of year: Int) -> (GPSTime, GPSTime) {
         let day: Int64 = 86_400_000_000_000
-        return (GPSTime(nanoseconds: Int64(CivilDate.days(year: year, month: 1, day: 1)) * day),
-                GPSTime(nanoseconds: Int64(CivilDate.days(year: year + 1, month: 1, day: 1)) * day))
+        return (GPSTime(nanoseconds: CivilDate(year: year, month: 1, day: 1).daysSinceEpoch * day),
+                GPSTime(nanoseconds: CivilDate(year: year + 1, month: 1, day: 1).daysSinceEpoch * day))
     }
 
     static func km(_ v: Double?) -> String { v.map { NumberText.fixed($0, places: 1) } ?? "" }
