@@ -12,11 +12,11 @@ import Testing
     @Test func theNearestContainingCircleWins() {
         let all = [street, home, office]
         // 38 m east of Home's centre, 76 m from Street's: both contain it, Home is nearer.
-        #expect(NamedPlace.containing(latitude: 47.0, longitude: 7.0005, in: all)?.name == "Home")
+        #expect(NamedPlace.nearest(containingLatitude: 47.0, longitude: 7.0005, in: all)?.name == "Home")
         // 300 m east: outside Home (200 m), inside Street.
-        #expect(NamedPlace.containing(latitude: 47.0, longitude: 7.004, in: all)?.name == "Street")
+        #expect(NamedPlace.nearest(containingLatitude: 47.0, longitude: 7.004, in: all)?.name == "Street")
         // A bigger circle does not win over a nearer centre, whatever the order.
-        #expect(NamedPlace.containing(latitude: 47.0, longitude: 7.0009, in: all.reversed())?.name == "Street")
-        #expect(NamedPlace.containing(latitude: 47.005, longitude: 7.0, in: all) == nil)
+        #expect(NamedPlace.nearest(containingLatitude: 47.0, longitude: 7.0009, in: all.reversed())?.name == "Street")
+        #expect(NamedPlace.nearest(containingLatitude: 47.005, longitude: 7.0, in: all) == nil)
     }
 }

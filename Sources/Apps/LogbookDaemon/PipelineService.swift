@@ -137,7 +137,7 @@ struct PipelineService: Service {
             guard recorder.engine.filterCounters.accepted > accepted else { return false }
             // Inside a privacy zone the live state names the zone instead of the position.
             let zones = recorder.engine.configuration.privacyZones
-            let zone = zones.isEmpty ? nil : PrivacyZone.containing(latitude: fix.latitude, longitude: fix.longitude, in: zones)
+            let zone = zones.isEmpty ? nil : PrivacyZone.first(containingLatitude: fix.latitude, longitude: fix.longitude, in: zones)
             state.update { s in
                 s.gps.mode = fix.mode
                 s.gps.time = fix.time
