@@ -177,7 +177,6 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
                 log, serviceLifecycle,
             ],
             resources: [.embedInCode("Assets")]),
@@ -229,7 +228,7 @@ let package = Package(
         .testTarget(name: "LogbookGPIOTests", dependencies: ["LogbookGPIO", "LogbookCore", log]),
         .testTarget(
             name: "LogbookJournalTests",
-            dependencies: ["LogbookJournal", "LogbookCore", "LogbookPOSIX", "LogbookTestSupport", log, crypto]),
+            dependencies: ["LogbookJournal", "LogbookCore", "LogbookPOSIX", log, crypto]),
         .testTarget(
             name: "LogbookStoreTests", dependencies: ["LogbookStore", "LogbookCore", "LogbookJournal", "LogbookTestSupport", grdb, log]),
         .testTarget(
@@ -248,13 +247,13 @@ let package = Package(
         .testTarget(
             name: "LogbookWebTests",
             dependencies: [
-                "LogbookWeb", "LogbookCore", "LogbookControl", "LogbookConfig", "LogbookJournal", "LogbookGarage",
+                "LogbookWeb", "LogbookCore", "LogbookConfig", "LogbookJournal", "LogbookGarage",
                 "LogbookRecords", "LogbookTestSupport", .product(name: "NIOCore", package: "swift-nio"), log,
             ]),
         .testTarget(
             name: "LogbookUplinkTests",
             dependencies: [
-                "LogbookUplink", "LogbookMQTT", "LogbookPostgres", "LogbookJournal", "LogbookCore", "LogbookConfig",
+                "LogbookUplink", "LogbookPostgres", "LogbookJournal", "LogbookCore", "LogbookConfig",
                 "LogbookPOSIX", "LogbookTestSupport", log,
             ]),
     ],
