@@ -17,6 +17,14 @@ import PackageDescription
 /// The package's directory, for link inputs that need an absolute path.
 let packageDirectory = String(#filePath.dropLast("/Package.swift".count))
 
+/// logbookd's order file, a build product (`bench/hot-text.sh` profiles this machine's build and
+/// writes `.build/hot-text/logbookd.ld`): when `LOGBOOK_HOT_TEXT` names it, the release link
+/// gathers the code the daemon runs at the front of its text. Without it the daemon is the same
+/// program with more of its text resident (docs/memory.md).
+let hotTextFile: String? = Context.environment["LOGBOOK_HOT_TEXT"].flatMap { path in
+    path.isEmpty ? nil : path.hasPrefix("/") ? path : packageDirectory + "/" + path
+}
+
 let log = Target.Dependency.product(name: "Logging", package: "swift-log")
 let serviceLifecycle = Target.Dependency.product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
 let unixSignals = Target.Dependency.product(name: "UnixSignals", package: "swift-service-lifecycle")
@@ -139,7 +147,7 @@ let package = Package(
             ]),
         program(
             "Apps", "logbookd", ["LogbookDaemon", "LogbookSystemd", log],
-            exclude: ["hot-text.ld", "link"],
+            exclude: ["link"],
             // Link flags that cut logbookd's resident memory (docs/memory.md; guarded by
             // scripts/tests.d/25-daemon-image.sh). lld, because gold lacks the first:
             // - compact relative relocations (DT_RELR, glibc >= 2.36): 10 KiB instead of a
@@ -157,7 +165,7 @@ let package = Package(
                 // by bench/hot-text.sh): the kernel maps text 64 KiB around each page executed,
                 // so code run from all over a 13 MiB .text kept ~9 MiB of it resident.
                 .unsafeFlags(
-                    ["-Xlinker", "-T", "-Xlinker", "\(packageDirectory)/Sources/Apps/logbookd/hot-text.ld"],
+                    hotTextFile.map { ["-Xlinker", "-T", "-Xlinker", $0] } ?? [],
                     .when(platforms: [.linux], configuration: .release)),
             ]),
         program(
