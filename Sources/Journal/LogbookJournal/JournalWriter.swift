@@ -18,6 +18,9 @@ internal import LogbookPOSIX
 public final class JournalWriter: Sendable {
     /// What recovery found when the journal was opened.
     public let recovery: RecoveryReport
+    /// Vehicles and named places as the journal held them when it was opened (the entries
+    /// appended since are the caller's to fold in).
+    public let carriedAtOpen: CarriedEntries
     let configuration: JournalConfiguration
     let logger: Logger
     let state: ConditionLock<WriterState>
@@ -47,6 +50,7 @@ public final class JournalWriter: Sendable {
         self.configuration = configuration
         self.logger = logger
         self.recovery = recovery
+        self.carriedAtOpen = core.carried
         self.lock = lock
         let now = MonotonicClock.nanoseconds()
         // On a full disk recovery could not commit its `recovered` trip ends: they go first.
@@ -195,6 +199,8 @@ public final class JournalWriter: Sendable {
                 wake = true
             case .tripStarted(let t):
                 s.nextTripID = max(s.nextTripID, t.id.rawValue &+ 1)
+            case .entry(let e):
+                if let n = e.splitTripNumber { s.nextTripID = max(s.nextTripID, n &+ 1) }
             default: break
             }
             return s.nextSequence &- 1
