@@ -17,6 +17,14 @@ import PackageDescription
 /// The package's directory, for link inputs that need an absolute path.
 let packageDirectory = String(#filePath.dropLast("/Package.swift".count))
 
+/// logbookd's order file, a build product (`bench/hot-text.sh` profiles this machine's build and
+/// writes `.build/hot-text/logbookd.ld`): when `LOGBOOK_HOT_TEXT` names it, the release link
+/// gathers the code the daemon runs at the front of its text. Without it the daemon is the same
+/// program with more of its text resident (docs/memory.md).
+let hotTextFile: String? = Context.environment["LOGBOOK_HOT_TEXT"].flatMap { path in
+    path.isEmpty ? nil : path.hasPrefix("/") ? path : packageDirectory + "/" + path
+}
+
 let log = Target.Dependency.product(name: "Logging", package: "swift-log")
 let serviceLifecycle = Target.Dependency.product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
 let unixSignals = Target.Dependency.product(name: "UnixSignals", package: "swift-service-lifecycle")
@@ -87,48 +95,51 @@ let package = Package(
         // ── Platform: system calls and C libraries ──
         // The one place for POSIX system calls every process shares: named threads, the condition
         // lock, atomic file replace, system errors, hex. Foundation-free, for logbookd.
-        module("Platform", "LogbookPOSIX"),
-        // SHA-256 and Ed25519 for the journal through libsodium (swift-crypto's BoringSSL stays
-        // out of logbookd).
+        // Its adapter for what Glibc's module does not export (eventfd, naming a thread).
+        cModule("Platform", "CLogbookPOSIX"),
+        module("Platform", "LogbookPOSIX", ["CLogbookPOSIX"]),
+        // The one crypto stack of every process, libsodium: SHA-256, Ed25519 for the journal,
+        // HMAC/HKDF-SHA-256 for the web's sessions (swift-crypto's BoringSSL stays out of them all;
+        // it is a test dependency, the second implementation the cross-checks compare with).
         cModule("Platform", "CLogbookSodium", pkgConfig: "libsodium", apt: ["libsodium-dev"]),
         module("Platform", "LogbookSodium", ["CLogbookSodium"]),
         cModule("Platform", "CLogbookSystemd", pkgConfig: "libsystemd", apt: ["libsystemd-dev"]),
-        module("Platform", "LogbookSystemd", ["CLogbookSystemd", "LogbookCore", log]),
+        module("Platform", "LogbookSystemd", ["CLogbookSystemd", "LogbookCore", "LogbookPOSIX", log]),
 
         // ── Ingest: fixes and vehicle signals ──
         // libgps-dev, linked statically through Sources/Ingest/CLogbookGPS/liblogbook-gps.so
         // (no pkgConfig: its `-lgps` would link the shared one as well).
         cModule("Ingest", "CLogbookGPS"),
         module(
-            "Ingest", "LogbookGPSD", ["CLogbookGPS", "LogbookCore", log],
+            "Ingest", "LogbookGPSD", ["CLogbookGPS", "LogbookCore", "LogbookPOSIX", log],
             linkerSettings: [
                 .unsafeFlags(["-L", "\(packageDirectory)/Sources/Ingest/CLogbookGPS"], .when(platforms: [.linux]))
             ]),
         cModule("Ingest", "CLogbookGPIOD", pkgConfig: "libgpiod", apt: ["libgpiod-dev"]),
-        module("Ingest", "LogbookGPIO", ["CLogbookGPIOD", "LogbookCore", "LogbookSystemd", log]),
+        module("Ingest", "LogbookGPIO", ["CLogbookGPIOD", "LogbookCore", "LogbookPOSIX", log]),
         // OBD-II through an ELM327 adapter (serial or TCP): a pure parser and dialogue, and a
         // thread of its own for the I/O. No C library: plain Glibc.
-        module("Ingest", "LogbookOBD", ["LogbookCore", "LogbookRecords", log]),
+        module("Ingest", "LogbookOBD", ["LogbookCore", "LogbookRecords", "LogbookPOSIX", log]),
 
         // ── Journal: the single source of truth, and the protocol that writes to it ──
-        module("Journal", "LogbookJournal", ["LogbookCore", "LogbookRecords", "LogbookSodium", log]),
+        module("Journal", "LogbookJournal", ["LogbookCore", "LogbookRecords", "LogbookPOSIX", "LogbookSodium", log]),
         // The control-socket protocol shared by the daemon, the CLI and the web app: commands,
         // request parsing, replies, error codes, and a blocking client.
-        module("Journal", "LogbookControl", ["LogbookCore", "LogbookRecords", "LogbookJournal"]),
+        module("Journal", "LogbookControl", ["LogbookCore", "LogbookRecords", "LogbookPOSIX", "LogbookJournal"]),
 
         // ── Projections: built from the journal ──
         // The trip index: a rebuildable SQLite projection of the journal (GRDB).
-        module("Projections", "LogbookStore", ["LogbookCore", "LogbookConfig", "LogbookRecords", "LogbookJournal", grdb]),
+        module("Projections", "LogbookStore", ["LogbookCore", "LogbookConfig", "LogbookRecords", "LogbookJournal", "LogbookPOSIX", grdb]),
         // Offline place names (the GeoNames bundle, memory-mapped) and named places.
-        module("Projections", "LogbookPlaces", ["LogbookCore", "LogbookRecords"]),
+        module("Projections", "LogbookPlaces", ["LogbookCore", "LogbookRecords", "LogbookPOSIX", "LogbookSodium"]),
         // GPX/GeoJSON/CSV and the trip picture: pure Swift, no Foundation.
         module("Projections", "LogbookExport", ["LogbookCore"]),
         // Entry fields and validation, the garage projection, economy, KPIs and the report.
-        module("Projections", "LogbookGarage", ["LogbookCore", "LogbookRecords"]),
+        module("Projections", "LogbookGarage", ["LogbookCore", "LogbookRecords", "LogbookPOSIX"]),
         // GPX, GeoJSON, CSV and Google location history into trips: streaming parsers (an XML and
         // a JSON tokenizer of its own, no Foundation) and the trip cutter that drives the pure
         // TripEngine on the positions' own clock.
-        module("Projections", "LogbookImport", ["LogbookCore"]),
+        module("Projections", "LogbookImport", ["LogbookCore", "LogbookPOSIX", "LogbookSodium"]),
         // The garage as the trip index holds it: the CLI's and the web app's one reader.
         module(
             "Projections", "LogbookGarageStore",
@@ -138,12 +149,12 @@ let package = Package(
         module(
             "Apps", "LogbookDaemon",
             [
-                "LogbookCore", "LogbookSettings", "LogbookRecords", "LogbookControl", "LogbookJournal",
+                "LogbookCore", "LogbookSettings", "LogbookRecords", "LogbookPOSIX", "LogbookControl", "LogbookJournal",
                 "LogbookGPSD", "LogbookSystemd", "LogbookGPIO", "LogbookOBD", "LogbookGarage", log, serviceLifecycle, unixSignals,
             ]),
         program(
             "Apps", "logbookd", ["LogbookDaemon", "LogbookSystemd", log],
-            exclude: ["hot-text.ld", "link"],
+            exclude: ["link"],
             // Link flags that cut logbookd's resident memory (docs/memory.md; guarded by
             // scripts/tests.d/25-daemon-image.sh). lld, because gold lacks the first:
             // - compact relative relocations (DT_RELR, glibc >= 2.36): 10 KiB instead of a
@@ -161,14 +172,15 @@ let package = Package(
                 // by bench/hot-text.sh): the kernel maps text 64 KiB around each page executed,
                 // so code run from all over a 13 MiB .text kept ~9 MiB of it resident.
                 .unsafeFlags(
-                    ["-Xlinker", "-T", "-Xlinker", "\(packageDirectory)/Sources/Apps/logbookd/hot-text.ld"],
+                    hotTextFile.map { ["-Xlinker", "-T", "-Xlinker", $0] } ?? [],
                     .when(platforms: [.linux], configuration: .release)),
             ]),
         program(
             "Apps", "logbook",
             [
-                "LogbookCore", "LogbookConfig", "LogbookSettings", "LogbookRecords", "LogbookControl", "LogbookJournal",
-                "LogbookStore", "LogbookExport", "LogbookPlaces", "LogbookGarage", "LogbookGarageStore", "LogbookImport",
+                "LogbookCore", "LogbookConfig", "LogbookSettings", "LogbookRecords", "LogbookPOSIX", "LogbookControl",
+                "LogbookJournal", "LogbookStore", "LogbookExport", "LogbookPlaces", "LogbookGarage", "LogbookGarageStore",
+                "LogbookImport",
                 "LogbookUplink", "LogbookPostgres",  // uplink status, verify --witness
                 argumentParser,
             ]),
@@ -176,13 +188,13 @@ let package = Package(
         module(
             "Apps", "LogbookWeb",
             [
-                "LogbookCore", "LogbookConfig", "LogbookSettings", "LogbookRecords", "LogbookControl", "LogbookJournal",
-                "LogbookStore", "LogbookExport", "LogbookGarage", "LogbookGarageStore", "LogbookPlaces",
+                "LogbookCore", "LogbookConfig", "LogbookSettings", "LogbookRecords", "LogbookPOSIX", "LogbookSodium",
+                "LogbookControl", "LogbookJournal", "LogbookStore", "LogbookExport", "LogbookGarage", "LogbookGarageStore",
+                "LogbookPlaces",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                crypto, log, serviceLifecycle,
+                log, serviceLifecycle,
             ],
             resources: [.embedInCode("Assets")]),
         program(
@@ -192,13 +204,13 @@ let package = Package(
         module(
             "Apps", "LogbookUplink",
             [
-                "LogbookCore", "LogbookConfig", "LogbookSettings", "LogbookRecords", "LogbookJournal", "LogbookGarage", crypto, log,
-                serviceLifecycle,
+                "LogbookCore", "LogbookConfig", "LogbookSettings", "LogbookRecords", "LogbookPOSIX", "LogbookSodium",
+                "LogbookJournal", "LogbookGarage", log, serviceLifecycle,
             ]),
         // The uplink's adapters, beside it because they implement its ports (MQTTTransport,
         // SQLConnection): the only importers of libmosquitto and libpq.
         cModule("Apps", "CLogbookMosquitto", pkgConfig: "libmosquitto", apt: ["libmosquitto-dev"]),
-        module("Apps", "LogbookMQTT", ["CLogbookMosquitto", "LogbookUplink"]),
+        module("Apps", "LogbookMQTT", ["CLogbookMosquitto", "LogbookPOSIX", "LogbookUplink"]),
         cModule("Apps", "CLogbookPQ", pkgConfig: "libpq", apt: ["libpq-dev"]),
         module("Apps", "LogbookPostgres", ["CLogbookPQ", "LogbookUplink"]),
         program(
@@ -221,9 +233,9 @@ let package = Package(
         // A journal writer the crash tests kill -9 mid-stream.
         program("Dev", "logbook-crash-writer", ["LogbookCore", "LogbookJournal", log]),
         // Micro-benchmarks driven by bench/*.sh (figures printed, never asserted in tests).
-        program("Dev", "logbook-bench", ["LogbookCore", "LogbookJournal", log]),
-        program("Dev", "logbook-export-bench", ["LogbookCore", "LogbookExport", "LogbookJournal"]),
-        program("Dev", "logbook-places-bench", ["LogbookPlaces", "LogbookCore"]),
+        program("Dev", "logbook-bench", ["LogbookCore", "LogbookPOSIX", "LogbookJournal", log]),
+        program("Dev", "logbook-export-bench", ["LogbookCore", "LogbookPOSIX", "LogbookExport", "LogbookJournal"]),
+        program("Dev", "logbook-places-bench", ["LogbookPlaces", "LogbookPOSIX", "LogbookCore"]),
         // A synthetic multi-year journal written through JournalWriter (the index, export,
         // garage and web benches).
         program("Dev", "logbook-journal-gen", ["LogbookCore", "LogbookJournal", log]),
@@ -235,6 +247,9 @@ let package = Package(
         // ── Tests, by the module they test ──
         .testTarget(name: "LogbookCoreTests", dependencies: ["LogbookCore", "LogbookTestSupport"]),
         .testTarget(name: "LogbookConfigTests", dependencies: ["LogbookConfig", "LogbookTestSupport"]),
+        .testTarget(name: "LogbookPOSIXTests", dependencies: ["LogbookPOSIX"]),
+        // The one crypto stack against RFC vectors and against swift-crypto (a test dependency).
+        .testTarget(name: "LogbookSodiumTests", dependencies: ["LogbookSodium", "LogbookPOSIX", crypto]),
         .testTarget(name: "LogbookSystemdTests", dependencies: ["LogbookSystemd", "LogbookTestSupport", log]),
         .testTarget(name: "LogbookGPSDTests", dependencies: ["LogbookGPSD", "LogbookCore", "LogbookTestSupport", log]),
         .testTarget(name: "LogbookOBDTests", dependencies: ["LogbookOBD", "LogbookCore", "LogbookRecords", "LogbookTestSupport", log]),
@@ -242,11 +257,13 @@ let package = Package(
         .testTarget(name: "LogbookGPIOTests", dependencies: ["LogbookGPIO", "LogbookCore", log]),
         .testTarget(
             name: "LogbookJournalTests",
-            dependencies: ["LogbookJournal", "LogbookCore", "LogbookRecords", "LogbookTestSupport", log, crypto]),
+            dependencies: ["LogbookJournal", "LogbookCore", "LogbookRecords", "LogbookPOSIX", log, crypto]),
         .testTarget(
             name: "LogbookStoreTests", dependencies: ["LogbookStore", "LogbookCore", "LogbookJournal", "LogbookTestSupport", grdb, log]),
-        .testTarget(name: "LogbookPlacesTests", dependencies: ["LogbookPlaces", "LogbookCore", "LogbookTestSupport"]),
-        .testTarget(name: "LogbookImportTests", dependencies: ["LogbookImport", "LogbookCore", "LogbookJournal", "LogbookTestSupport", log]),
+        .testTarget(
+            name: "LogbookPlacesTests",
+            dependencies: ["LogbookPlaces", "LogbookCore", "LogbookPOSIX", "LogbookSodium", "LogbookTestSupport"]),
+        .testTarget(name: "LogbookImportTests", dependencies: ["LogbookImport", "LogbookCore", "LogbookTestSupport"]),
         .testTarget(
             name: "LogbookExportTests", dependencies: ["LogbookExport", "LogbookCore", "LogbookJournal", "LogbookTestSupport"],
             exclude: ["Schemas"]),
@@ -257,19 +274,19 @@ let package = Package(
             name: "LogbookDaemonTests",
             dependencies: [
                 "LogbookDaemon", "LogbookConfig", "LogbookSettings", "LogbookRecords", "LogbookCore", "LogbookControl",
-                "LogbookGPSD", "LogbookJournal", "LogbookOBD", "LogbookTestSupport", log, serviceLifecycle,
+                "LogbookGPSD", "LogbookJournal", "LogbookTestSupport", log, serviceLifecycle,
             ]),
         .testTarget(
             name: "LogbookWebTests",
             dependencies: [
-                "LogbookWeb", "LogbookCore", "LogbookControl", "LogbookConfig", "LogbookJournal", "LogbookGarage",
+                "LogbookWeb", "LogbookCore", "LogbookConfig", "LogbookJournal", "LogbookGarage",
                 "LogbookRecords", "LogbookStore", "LogbookTestSupport", .product(name: "NIOCore", package: "swift-nio"), log,
             ]),
         .testTarget(
             name: "LogbookUplinkTests",
             dependencies: [
-                "LogbookUplink", "LogbookMQTT", "LogbookPostgres", "LogbookJournal", "LogbookCore", "LogbookConfig",
-                "LogbookRecords", "LogbookGarage", "LogbookControl", "LogbookTestSupport", log,
+                "LogbookUplink", "LogbookPostgres", "LogbookJournal", "LogbookCore", "LogbookConfig",
+                "LogbookRecords", "LogbookGarage", "LogbookControl", "LogbookPOSIX", "LogbookTestSupport", log,
             ]),
     ],
     swiftLanguageModes: [.v6]

@@ -10,7 +10,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 trips="${1:-2000}"
 scripts/install-deps.sh
-swift build -c release --static-swift-stdlib -Xswiftc -warnings-as-errors --product logbookd >/dev/null
+# As the .deb ships it: logbookd linked with its order file (profiled here when stale).
+scripts/build-release.sh --product logbookd 2>/dev/null || scripts/build-release.sh --product logbookd
 swift build -c release -Xswiftc -warnings-as-errors --product logbook >/dev/null
 bin="$(swift build -c release --show-bin-path)"
 exec /usr/bin/python3 scripts/soak.py --bin "$bin" --trips "$trips" --sample 10

@@ -4,7 +4,9 @@
 #   scripts/build-deb.sh [--bin-dir DIR] [--version V] [--out DIR] [--no-strip]
 #
 #   --bin-dir DIR  use already built logbookd/logbook from DIR; without it the script runs
-#                  `swift build -c release --static-swift-stdlib` and uses .build/release
+#                  scripts/build-release.sh (release, --static-swift-stdlib, logbookd linked with
+#                  the order file profiled on this machine: on a Pi an arm64 profile) and uses
+#                  .build/release
 #   --version V    package version (default 0.1.0~git<date>.<commit>)
 #   --out DIR      where to put logbook_<version>_<arch>.deb (default out/, git-ignored)
 #   --no-strip     keep debug info (default: strip --strip-debug, symbols stay for backtraces)
@@ -39,9 +41,10 @@ done
 die() { echo "build-deb: $*" >&2; exit 1; }
 command -v dpkg-deb >/dev/null || die "dpkg-deb missing (apt-get install dpkg)"
 
-# Release binaries with the Swift runtime linked in: the Pi needs no toolchain.
+# Release binaries with the Swift runtime linked in: the Pi needs no toolchain. logbookd's order
+# file is profiled here, on the architecture being packaged (bench/hot-text.sh, via build-release).
 if [ -z "$BIN_DIR" ]; then
-  (cd "$ROOT" && swift build -c release --static-swift-stdlib) >&2
+  "$ROOT/scripts/build-release.sh"
   BIN_DIR=$ROOT/.build/release
 fi
 for f in logbookd logbook logbook-uplink logbook-web; do [ -x "$BIN_DIR/$f" ] || die "$BIN_DIR/$f missing"; done

@@ -8,8 +8,9 @@ It fails when
   - a C module (a .systemLibrary target) is imported by any module but its adapter, the one
     target that declares it as a dependency (and exactly one must);
   - an executable other than logbookd depends, directly or not, on LogbookDaemon;
-  - a target declares a dependency on a package module that none of its files imports, or
-    imports a package module that its declared dependencies do not bring.
+  - a target (tests included) declares a dependency on a module, of this package or a product
+    of another, that none of its files imports, or imports a package module that its declared
+    dependencies do not bring.
 Prints "house: layers ok, N modules, 0 upward imports, 0 C imports outside adapters" or one
 line per problem and exits 1.
 
@@ -41,6 +42,10 @@ def dependency_names(target):
             if kind in d:
                 names.append(d[kind][0])
     return names
+
+
+def product_names(target):
+    return [d["product"][0] for d in target.get("dependencies", []) if "product" in d]
 
 
 def imports_of(path):
@@ -93,8 +98,13 @@ def main(argv):
             elif layer_of[m] > layer_of[name]:
                 upward += 1
                 problems.append(f"{name} ({LAYERS[layer_of[name]]}) imports {m} ({LAYERS[layer_of[m]]}): an upward import")
-        for d in dependency_names(t):
-            if d in targets and d not in imported:
+    for name, t in sorted(targets.items()):
+        if t["type"] == "system":
+            continue
+        imported = imports_of(t.get("path") or f"Tests/{name}")
+        # A product is named after the module it provides (Logging, GRDB, Hummingbird, ...).
+        for d in dependency_names(t) + product_names(t):
+            if (d in targets or d in product_names(t)) and d not in imported:
                 problems.append(f"{name} declares a dependency on {d} but no file imports it")
         reachable = closure(name, targets)
         for m in sorted(imported & set(targets)):

@@ -64,10 +64,8 @@ if [ -x scripts/lint-units.sh ]; then
 fi
 if [ -x scripts/systemd-e2e.sh ]; then
     echo "== systemd end-to-end (real systemd as PID 1)"
-    swift build -c release --static-swift-stdlib "${flags[@]}" --product logbookd
-    swift build -c release --static-swift-stdlib "${flags[@]}" --product logbook
-    swift build -c release --static-swift-stdlib "${flags[@]}" --product logbook-uplink  # in the .deb
-    swift build -c release --static-swift-stdlib "${flags[@]}" --product logbook-web  # in the .deb
+    # As the .deb ships them (logbookd with its order file, profiled by 25-daemon-image already).
+    for product in logbookd logbook logbook-uplink logbook-web; do scripts/build-release.sh --product "$product"; done
     LOGBOOK_BIN_DIR="$(swift build -c release --show-bin-path)" scripts/systemd-e2e.sh
 fi
 echo "== all tests passed"

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 import Crypto
 @testable import LogbookJournal
+import LogbookPOSIX
 import Testing
 
-/// The journal signs and hashes through libsodium; the CLI's and the web's swift-crypto (and
-/// journals written before the switch) must agree with it byte for byte.
+/// The journal signs and hashes through libsodium; journals written before the switch (by
+/// swift-crypto) and verifiers using another library must agree with it byte for byte:
+/// swift-crypto, a test dependency only, is that second library here.
 @Suite struct JournalSigningTests {
     /// RFC 8032 section 7.1, TEST 2: a one-byte message.
     @Test func rfc8032VectorThroughLibsodium() throws {
@@ -56,8 +58,5 @@ import Testing
         #expect(JournalSigningKey().rawRepresentation != JournalSigningKey().rawRepresentation, "fresh keys are random")
     }
 
-    private func hex(_ text: String) -> [UInt8] {
-        let digits = Array(text.utf8)
-        return stride(from: 0, to: digits.count, by: 2).map { UInt8(String(decoding: digits[$0..<$0 + 2], as: UTF8.self), radix: 16)! }
-    }
+    private func hex(_ text: String) -> [UInt8] { Hex.decode(text)! }
 }

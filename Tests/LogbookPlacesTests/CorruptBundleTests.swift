@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 import Foundation
 import LogbookCore
+import LogbookPOSIX
+import LogbookSodium
 import LogbookTestSupport
 import Testing
 
@@ -36,7 +38,7 @@ import Testing
     func resealed(_ manifest: String, _ bytes: [UInt8]) -> String {
         var m = manifest
         let old = try? PlaceBundleManifest(parsing: manifest)
-        m = m.replacingOccurrences(of: old?.sha256 ?? "", with: SHA256Digest.hex(bytes))
+        m = m.replacingOccurrences(of: old?.sha256 ?? "", with: Hex.encode(SHA256Hasher.hash(bytes)))
         return m.replacingOccurrences(of: "\"bytes\": \(old?.bytes ?? 0)", with: "\"bytes\": \(bytes.count)")
     }
 

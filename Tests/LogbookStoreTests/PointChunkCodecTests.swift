@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 import Foundation
 import LogbookCore
+import LogbookJournal
 import Testing
 
 @testable import LogbookStore
@@ -15,14 +16,14 @@ import Testing
             var lat = Int32.random(in: -900_000_000...900_000_000, using: &rng)
             var lon = Int32.random(in: -1_800_000_000...1_800_000_000, using: &rng)
             let n = Int.random(in: 0...PointChunkCodec.pointsPerChunk, using: &rng)
-            var points: [StoredPoint] = []
+            var points: [QuantisedPoint] = []
             for _ in 0..<n {
                 t &+= Bool.random(using: &rng) ? 1_000_000_000 : Int64.random(in: -5_000_000_000...900_000_000_000, using: &rng)
                 lat = Bool.random(using: &rng) ? lat &+ Int32.random(in: -500...500, using: &rng) : Int32.random(in: -900_000_000...900_000_000, using: &rng)
-                lon = Int32.random(in: 0...9, using: &rng) == 0 ? StoredPoint.noneI32 : lon &+ Int32.random(in: -500...500, using: &rng)
-                points.append(StoredPoint(
-                    time: t, latitude: lat, longitude: lon, speed: Int32.random(in: 0...5, using: &rng) == 0 ? StoredPoint.noneU16 : UInt16.random(in: 0...6000, using: &rng),
-                    track: UInt16.random(in: 0...35999, using: &rng), altitude: Bool.random(using: &rng) ? StoredPoint.noneI32 : Int32.random(in: -4000...90000, using: &rng),
+                lon = Int32.random(in: 0...9, using: &rng) == 0 ? QuantisedPoint.noneI32 : lon &+ Int32.random(in: -500...500, using: &rng)
+                points.append(QuantisedPoint(
+                    time: t, latitude: lat, longitude: lon, speed: Int32.random(in: 0...5, using: &rng) == 0 ? QuantisedPoint.noneU16 : UInt16.random(in: 0...6000, using: &rng),
+                    track: UInt16.random(in: 0...35999, using: &rng), altitude: Bool.random(using: &rng) ? QuantisedPoint.noneI32 : Int32.random(in: -4000...90000, using: &rng),
                     eph: UInt16.random(in: 0...UInt16.max, using: &rng)))
             }
             let bytes = PointChunkCodec.encode(points[...])
@@ -32,7 +33,7 @@ import Testing
 
     @Test func aDamagedChunkIsRefused() throws {
         let points = (0..<100).map { i in
-            StoredPoint(time: Int64(i) * 1_000_000_000, latitude: 472_900_000 + Int32(i * 200), longitude: 77_400_000 + Int32(i * 150),
+            QuantisedPoint(time: Int64(i) * 1_000_000_000, latitude: 472_900_000 + Int32(i * 200), longitude: 77_400_000 + Int32(i * 150),
                         speed: 2500, track: 9000, altitude: 4200, eph: 420)
         }
         let bytes = PointChunkCodec.encode(points[...])

@@ -21,7 +21,7 @@ import Testing
 
     func inside(_ lat: Double, _ lon: Double) -> String? {
         guard (-90...90).contains(lat), (-180...180).contains(lon), lat != 0 || lon != 0 else { return nil }
-        return PrivacyZone.containing(latitude: lat, longitude: lon, in: Self.zones)?.name
+        return PrivacyZone.first(containingLatitude: lat, longitude: lon, in: Self.zones)?.name
     }
 
     @Test(.timeLimit(.minutes(5)))

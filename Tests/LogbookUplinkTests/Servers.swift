@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 import Foundation
+import LogbookPOSIX
 import LogbookTestSupport
 import Testing
 
@@ -75,7 +76,7 @@ final class Child: @unchecked Sendable {
         defer { for p in argv + envp { free(p) } }
         var pid: pid_t = 0
         let rc = posix_spawn(&pid, executable, &actions, &attr, argv, envp)
-        guard rc == 0 else { throw ServerError.failed("spawn \(executable): \(String(cString: strerror(rc)))") }
+        guard rc == 0 else { throw ServerError.failed("spawn \(executable): \(SystemError.text(rc))") }
         self.pid = pid
     }
 

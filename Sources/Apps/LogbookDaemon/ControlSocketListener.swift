@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 internal import Logging
+internal import LogbookPOSIX
 #if canImport(Glibc)
     internal import Glibc
 #endif
@@ -20,25 +21,25 @@ struct ControlSocketListener: Sendable {
         guard fill(&address, path: path) else { throw .pathTooLong(path) }
         try removeStale(path, address: address)
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw .system("socket", path, errnoText(errno)) }
+        guard fd >= 0 else { throw .system("socket", path, SystemError.text(errno)) }
         if connectOrBind(fd, address, bind: true) != 0 {
             let e = errno
             Glibc.close(fd)
-            throw .system("bind", path, errnoText(e))
+            throw .system("bind", path, SystemError.text(e))
         }
         // Nobody can connect before listen(), so the default mode between bind and chmod is harmless.
         if chmod(path, mode_t(mode)) != 0 {
             let e = errno
             Glibc.close(fd)
             unlink(path)
-            throw .system("chmod", path, errnoText(e))
+            throw .system("chmod", path, SystemError.text(e))
         }
         if let group { applyGroup(group, to: path, logger: logger) }
         if listen(fd, 16) != 0 {
             let e = errno
             Glibc.close(fd)
             unlink(path)
-            throw .system("listen", path, errnoText(e))
+            throw .system("listen", path, SystemError.text(e))
         }
         return ControlSocketListener(fd: fd, ownedPath: path)
     }
@@ -48,12 +49,12 @@ struct ControlSocketListener: Sendable {
         var listening: Int32 = 0
         var length = socklen_t(MemoryLayout<Int32>.size)
         guard getsockopt(fd, SOL_SOCKET, SO_ACCEPTCONN, &listening, &length) == 0 else {
-            throw .system("getsockopt", "fd \(fd)", errnoText(errno))
+            throw .system("getsockopt", "fd \(fd)", SystemError.text(errno))
         }
         guard listening != 0 else { throw .system("listen", "fd \(fd)", "not a listening socket") }
         let flags = fcntl(fd, F_GETFL)
         guard flags >= 0, fcntl(fd, F_SETFL, flags | O_NONBLOCK) == 0 else {
-            throw .system("fcntl", "fd \(fd)", errnoText(errno))
+            throw .system("fcntl", "fd \(fd)", SystemError.text(errno))
         }
         _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
         return ControlSocketListener(fd: fd, ownedPath: nil)
@@ -92,17 +93,17 @@ struct ControlSocketListener: Sendable {
         var info = stat()
         guard lstat(path, &info) == 0 else {
             if errno == ENOENT { return }
-            throw .system("lstat", path, errnoText(errno))
+            throw .system("lstat", path, SystemError.text(errno))
         }
         guard info.st_mode & S_IFMT == S_IFSOCK else { throw .notASocket(path) }
         // A non-blocking probe: refused means stale; connected or EAGAIN (backlog full) means live.
         let probe = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard probe >= 0 else { throw .system("socket", path, errnoText(errno)) }
+        guard probe >= 0 else { throw .system("socket", path, SystemError.text(errno)) }
         let rc = connectOrBind(probe, address, bind: false)
         let e = errno
         Glibc.close(probe)
         if rc == 0 || e == EAGAIN || e == EINPROGRESS { throw .inUse(path) }
-        guard unlink(path) == 0 || errno == ENOENT else { throw .system("unlink", path, errnoText(errno)) }
+        guard unlink(path) == 0 || errno == ENOENT else { throw .system("unlink", path, SystemError.text(errno)) }
     }
 
     /// Gives the socket file to `group`; a missing group or a refusal is logged, not fatal.
@@ -112,7 +113,7 @@ struct ControlSocketListener: Sendable {
             return
         }
         if chown(path, uid_t.max, gid) != 0 {
-            logger.warning("cannot give the control socket to its group", metadata: ["group": "\(group)", "path": "\(path)", "error": "\(errnoText(errno))"])
+            logger.warning("cannot give the control socket to its group", metadata: ["group": "\(group)", "path": "\(path)", "error": "\(SystemError.text(errno))"])
         }
     }
 

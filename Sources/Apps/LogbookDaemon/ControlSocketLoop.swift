@@ -2,6 +2,7 @@
 internal import LogbookControl
 internal import LogbookCore
 internal import Logging
+internal import LogbookPOSIX
 #if canImport(Glibc)
     internal import Glibc
 #endif
@@ -72,7 +73,7 @@ final class ControlSocketLoop {
             flushRateLimitedWarnings()
             if ready < 0 {
                 if errno == EINTR { continue }
-                return "poll: \(errnoText(errno))"
+                return "poll: \(SystemError.text(errno))"
             }
             acceptPaused = false
             if fds[1].revents != 0 { server.drainWake() }
@@ -99,7 +100,7 @@ final class ControlSocketLoop {
                 case EAGAIN, EWOULDBLOCK: return
                 default:
                     if let held = acceptErrorLog.admit() {
-                        logger.error("control socket: accept failed", metadata: ["error": "\(errnoText(errno))", "suppressed": "\(held)"])
+                        logger.error("control socket: accept failed", metadata: ["error": "\(SystemError.text(errno))", "suppressed": "\(held)"])
                     }
                     acceptPaused = true
                     return

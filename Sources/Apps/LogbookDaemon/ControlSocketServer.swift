@@ -3,14 +3,15 @@ internal import LogbookControl
 internal import LogbookCore
 internal import Logging
 internal import Synchronization
+internal import LogbookPOSIX
 #if canImport(Glibc)
     internal import Glibc
 #endif
 
 /// The control socket's OS thread and what other threads may hand it.
 ///
-/// The thread (a plain pthread: `poll(2)` blocks, which the Swift concurrency pool must
-/// never do) owns the listener and every client; see ``ControlSocketLoop``. Other threads
+/// The thread (a ``LogbookPOSIX/NamedThread``: `poll(2)` blocks, which the Swift concurrency
+/// pool must never do) owns the listener and every client; see ``ControlSocketLoop``. Other threads
 /// reach it only through this object: `stop()`, `complete(_:line:)` and the wake pipe,
 /// which ``LiveUpdates`` pokes after each publication. None of these block.
 final class ControlSocketServer: Sendable {
@@ -42,7 +43,7 @@ final class ControlSocketServer: Sendable {
         // A socket pair rather than pipe2, which Glibc's module does not export.
         var fds: [Int32] = [-1, -1]
         let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
-        guard socketpair(AF_UNIX, type, 0, &fds) == 0 else { throw .system("socketpair", "wake pipe", errnoText(errno)) }
+        guard socketpair(AF_UNIX, type, 0, &fds) == 0 else { throw .system("socketpair", "wake pipe", SystemError.text(errno)) }
         wakeFD = fds[0]
         wakeWriteFD = fds[1]
     }
@@ -58,18 +59,20 @@ final class ControlSocketServer: Sendable {
         listener: ControlSocketListener, handler: any ControlHandler, updates: LiveUpdates,
         jobs: AsyncStream<Job>.Continuation, limits: ControlSocketService.Limits, logger: Logger
     ) throws(ControlSocketError) {
-        let started = startControlThread { [self] in
-            let loop = ControlSocketLoop(
-                server: self, listener: listener, handler: handler, updates: updates, jobs: jobs, limits: limits, logger: logger)
-            let failure = loop.run()
+        do throws(SystemError) {
+            try NamedThread.start(name: "lb-control") { [self] in
+                let loop = ControlSocketLoop(
+                    server: self, listener: listener, handler: handler, updates: updates, jobs: jobs, limits: limits,
+                    logger: logger)
+                let failure = loop.run()
+                listener.close()
+                jobs.finish()
+                exited(failure: failure)
+            }
+        } catch {
             listener.close()
             jobs.finish()
-            exited(failure: failure)
-        }
-        guard started else {
-            listener.close()
-            jobs.finish()
-            throw .system("pthread_create", "server thread", "cannot start a thread")
+            throw .system("pthread_create", "server thread", error.reason)
         }
     }
 
@@ -132,29 +135,4 @@ final class ControlSocketServer: Sendable {
         }
         for waiter in waiters { waiter.resume(returning: failure) }
     }
-}
-
-/// Box handing a closure to a new pthread.
-private final class ControlThreadBody {
-    let run: @Sendable () -> Void
-    init(_ run: @escaping @Sendable () -> Void) { self.run = run }
-}
-
-/// Starts a detached OS thread running `body`; false if it could not start.
-private func startControlThread(_ body: @escaping @Sendable () -> Void) -> Bool {
-    let box = Unmanaged.passRetained(ControlThreadBody(body)).toOpaque()
-    var thread = pthread_t()
-    let rc = pthread_create(
-        &thread, nil,
-        { argument in
-            guard let argument else { return nil }
-            Unmanaged<ControlThreadBody>.fromOpaque(argument).takeRetainedValue().run()
-            return nil
-        }, box)
-    guard rc == 0 else {
-        Unmanaged<ControlThreadBody>.fromOpaque(box).release()
-        return false
-    }
-    pthread_detach(thread)
-    return true
 }

@@ -9,6 +9,7 @@ public import LogbookSystemd
 public import Logging
 public import ServiceLifecycle
 public import UnixSignals
+internal import LogbookPOSIX
 
 /// Builds the daemon's services: the seam both `main` and the tests call.
 public struct Daemon: Sendable {
@@ -42,7 +43,7 @@ public struct Daemon: Sendable {
         self.logLevel = logLevel
         for dir in [configuration.stateDirectory, configuration.runtimeDirectory] {
             let rc = makeDirectories(dir)
-            guard rc == 0 else { throw DaemonError.directory(dir, errnoText(rc)) }
+            guard rc == 0 else { throw DaemonError.directory(dir, SystemError.text(rc)) }
         }
         gpsSource = GPSDSource(endpoint: configuration.gpsd, logger: logger)
         bootID = readBootID()

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: MIT
 internal import LogbookCore
 internal import Synchronization
+internal import LogbookPOSIX
 
 /// State shared between the pipeline (writer), the live-state publisher and the watchdog.
 final class DaemonState: Sendable {
     private let live = Mutex(LiveState())
-    private let pipelineBeat = Atomic<Int64>(monotonicNanoseconds())
+    private let pipelineBeat = Atomic<Int64>(Int64(MonotonicClock.nanoseconds()))
 
     /// A copy of the live state.
     var snapshot: LiveState { live.withLock { $0 } }
@@ -23,7 +24,7 @@ final class DaemonState: Sendable {
     }
 
     /// Marks that the pipeline has handled an event.
-    func pipelineTurned() { pipelineBeat.store(monotonicNanoseconds(), ordering: .relaxed) }
+    func pipelineTurned() { pipelineBeat.store(Int64(MonotonicClock.nanoseconds()), ordering: .relaxed) }
 
     /// Monotonic ns of the pipeline's last turn.
     var lastPipelineTurn: Int64 { pipelineBeat.load(ordering: .relaxed) }

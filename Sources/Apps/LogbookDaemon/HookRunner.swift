@@ -3,6 +3,7 @@ internal import Dispatch
 internal import LogbookCore
 internal import LogbookSettings
 internal import Logging
+internal import LogbookPOSIX
 #if canImport(Glibc)
     internal import Glibc
 #endif
@@ -101,7 +102,7 @@ final class HookRunner: Sendable {
 
     /// Reads the hook's output until it exits or the timeout passes (then kills its group).
     private func collect(_ fd: Int32, pid: pid_t) -> (text: String, result: String) {
-        let deadline = monotonicSeconds() + timeout
+        let deadline = MonotonicClock.seconds() + timeout
         var bytes: [UInt8] = []
         var buf = [UInt8](repeating: 0, count: 4096)
         var status: Int32 = 0
@@ -115,7 +116,7 @@ final class HookRunner: Sendable {
                 let code = (status >> 8) & 0xFF
                 return (String(decoding: bytes, as: UTF8.self), (status & 0x7F) == 0 ? "exit \(code)" : "signal \(status & 0x7F)")
             }
-            if monotonicSeconds() > deadline {
+            if MonotonicClock.seconds() > deadline {
                 kill(-pid, SIGKILL)
                 waitpid(pid, &status, 0)
                 return (String(decoding: bytes, as: UTF8.self), "killed after \(timeout) s timeout")
@@ -123,5 +124,4 @@ final class HookRunner: Sendable {
         }
     }
 
-    private func monotonicSeconds() -> Double { Double(monotonicNanoseconds()) / 1e9 }
 }

@@ -3,6 +3,7 @@ internal import Dispatch
 internal import LogbookCore
 internal import Logging
 internal import ServiceLifecycle
+internal import LogbookPOSIX
 
 /// Replaces `live.json` atomically every interval (at most 2 s), on a Dispatch queue of
 /// its own: file writes never run on the Swift concurrency pool, and a stalled pipeline
@@ -20,7 +21,7 @@ struct LiveStatePublisher: Service {
         let publish: @Sendable () -> Void = { [path, state, logger] in
             let doc = state.nextPublication(at: wallClockNow())
             let rc = replaceFileAtomically(path, with: Array((doc.json.serialized + "\n").utf8))
-            if rc != 0 { logger.error("cannot write live state", metadata: ["path": "\(path)", "error": "\(errnoText(rc))"]) }
+            if rc != 0 { logger.error("cannot write live state", metadata: ["path": "\(path)", "error": "\(SystemError.text(rc))"]) }
         }
         timer.schedule(deadline: .now(), repeating: .nanoseconds(nanos), leeway: .milliseconds(50))
         timer.setEventHandler(handler: publish)

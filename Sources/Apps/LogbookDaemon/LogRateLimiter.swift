@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 internal import LogbookCore
+internal import LogbookPOSIX
 
 /// At most one log line per interval for a warning a client can provoke at will (a flood of
 /// connections refused for `too_many_clients` once wrote 936 lines a second); the lines held
@@ -19,7 +20,7 @@ struct LogRateLimiter {
 
     /// Records one occurrence at `now` (monotonic ns). Returns nil when it must not be logged,
     /// else how many were held back before it (0 for the first).
-    mutating func admit(at now: Int64 = monotonicNanoseconds()) -> Int? {
+    mutating func admit(at now: Int64 = Int64(MonotonicClock.nanoseconds())) -> Int? {
         if let last = lastLine, now - last < interval {
             suppressed += 1
             return nil
@@ -31,7 +32,7 @@ struct LogRateLimiter {
 
     /// The held-back count once the interval since the last line has passed (then logged as a
     /// summary line), else nil.
-    mutating func flush(at now: Int64 = monotonicNanoseconds()) -> Int? {
+    mutating func flush(at now: Int64 = Int64(MonotonicClock.nanoseconds())) -> Int? {
         guard suppressed > 0, let last = lastLine, now - last >= interval else { return nil }
         lastLine = now
         defer { suppressed = 0 }
@@ -39,7 +40,7 @@ struct LogRateLimiter {
     }
 
     /// Milliseconds until ``flush(at:)`` has something to say, or nil when nothing is held back.
-    func millisecondsUntilFlush(at now: Int64 = monotonicNanoseconds()) -> Int32? {
+    func millisecondsUntilFlush(at now: Int64 = Int64(MonotonicClock.nanoseconds())) -> Int32? {
         guard suppressed > 0, let last = lastLine else { return nil }
         return Int32(clamping: max(0, (last + interval - now + 999_999) / 1_000_000))
     }

@@ -7,6 +7,7 @@ internal import LogbookSystemd
 internal import Logging
 internal import ServiceLifecycle
 internal import Synchronization
+internal import LogbookPOSIX
 
 /// The daemon's main loop: gpsd events, vehicle signals, commands and ticks, in order,
 /// through the trip engine into the journal and the live state.
@@ -29,6 +30,9 @@ struct PipelineService: Service {
     let startup: StartupGate
     /// SIGHUP: where a reload reads the new configuration and whom it tells.
     let reloadHooks: ReloadHooks
+    /// The trip engine's clock starts at zero when the daemon starts (``now()``), so that
+    /// `debug_clock_scale` speeds up only the daemon's own time.
+    let clockOrigin = MonotonicClock.nanoseconds()
 
     func run() async {
         var running = configuration
@@ -116,7 +120,7 @@ struct PipelineService: Service {
     }
 
     private func now() -> MonotonicInstant {
-        let ns = Double(max(0, monotonicNanoseconds())) * configuration.debugClockScale
+        let ns = Double(MonotonicClock.nanoseconds() &- clockOrigin) * configuration.debugClockScale
         return MonotonicInstant(nanoseconds: UInt64(ns))
     }
 
@@ -144,7 +148,7 @@ struct PipelineService: Service {
             guard recorder.engine.filterCounters.accepted > accepted else { return false }
             // Inside a privacy zone the live state names the zone instead of the position.
             let zones = recorder.engine.configuration.privacyZones
-            let zone = zones.isEmpty ? nil : PrivacyZone.containing(latitude: fix.latitude, longitude: fix.longitude, in: zones)
+            let zone = zones.isEmpty ? nil : PrivacyZone.first(containingLatitude: fix.latitude, longitude: fix.longitude, in: zones)
             state.update { s in
                 s.gps.mode = fix.mode
                 s.gps.time = fix.time

@@ -4,6 +4,7 @@ internal import LogbookGPSD
 internal import LogbookSystemd
 internal import Logging
 internal import ServiceLifecycle
+internal import LogbookPOSIX
 
 /// Pings systemd's watchdog only while the daemon's own loops make progress.
 ///
@@ -25,7 +26,7 @@ struct WatchdogService: Service {
         let period = interval / 4
         var warned = false
         while !Task.isCancelled, !Task.isShuttingDownGracefully {
-            let now = monotonicNanoseconds()
+            let now = Int64(MonotonicClock.nanoseconds())
             let limit = Int64(staleAfter.components.seconds) * 1_000_000_000
                 + staleAfter.components.attoseconds / 1_000_000_000
             let pipelineAge = now - state.lastPipelineTurn

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 internal import CLogbookMosquitto
+internal import LogbookPOSIX
 public import LogbookUplink
 import Synchronization
 #if canImport(Glibc)
@@ -64,7 +65,7 @@ public final class MosquittoClient: MQTTTransport, @unchecked Sendable {
         _ = Self.library
         self.options = options
         guard let h = mosquitto_new(options.clientID, false, nil) else {
-            throw .system("mosquitto_new failed: \(String(cString: strerror(errno)))")
+            throw .system("mosquitto_new failed: \(SystemError.text(errno))")
         }
         handle = h
         mosquitto_user_data_set(h, Unmanaged.passUnretained(self).toOpaque())
@@ -115,14 +116,14 @@ public final class MosquittoClient: MQTTTransport, @unchecked Sendable {
     }
 
     public func waitForAcknowledgements(_ ids: Set<Int32>, timeout: Double, signal: WorkerSignal) -> Set<Int32> {
-        let deadline = UplinkClock.monotonic() + timeout
+        let deadline = MonotonicClock.seconds() + timeout
         var pending = ids
         while true {
             state.withLock { s in
                 for id in pending where s.acked.remove(id) != nil { pending.remove(id) }
             }
-            if pending.isEmpty || signal.isStopped || UplinkClock.monotonic() >= deadline { return pending }
-            bell.sleep(min(0.05, max(0, deadline - UplinkClock.monotonic())))
+            if pending.isEmpty || signal.isStopped || MonotonicClock.seconds() >= deadline { return pending }
+            bell.sleep(min(0.05, max(0, deadline - MonotonicClock.seconds())))
         }
     }
 
@@ -183,7 +184,7 @@ public final class MosquittoClient: MQTTTransport, @unchecked Sendable {
     }
 
     static func describe(_ rc: Int32) -> String {
-        if rc == MOSQ_ERR_ERRNO.rawValue { return String(cString: strerror(errno)) }
+        if rc == MOSQ_ERR_ERRNO.rawValue { return SystemError.text(errno) }
         return String(cString: mosquitto_strerror(rc))
     }
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-internal import Crypto
+internal import LogbookPOSIX
+internal import LogbookSodium
 
 /// The id every message and row carries with its sequence number: `(device_id, seq)` is what
 /// the sinks are idempotent on.
@@ -21,7 +22,7 @@ public struct DeviceIdentity: Sendable, Hashable {
 
     /// `lb-` + the first 12 hex digits of SHA-256(public key).
     public static func derivedID(publicKey: [UInt8]) -> String {
-        "lb-" + String(Hex.encode(Array(SHA256.hash(data: publicKey))).prefix(12))
+        "lb-" + String(Hex.encode(SHA256Hasher.hash(publicKey)).prefix(12))
     }
 
     /// Whether `id` is acceptable as a configured device id.

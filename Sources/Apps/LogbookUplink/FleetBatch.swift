@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 import LogbookCore
 public import LogbookJournal
+internal import LogbookPOSIX
 
 /// One statement with its text parameters, or a `COPY … FROM STDIN` with its rows.
 public struct SQLStatement: Sendable, Equatable {
@@ -188,13 +189,12 @@ struct PointColumns {
             seconds += 1
             micros = 0
         }
-        let d = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let (d, r) = CivilDate.split(seconds: seconds)
         if d != day {
             day = d
             dayText = Array(ISO8601.format(GPSTime(seconds: d * 86_400)).utf8.prefix(11))  // YYYY-MM-DDT
         }
         rows.append(contentsOf: dayText)
-        let r = seconds - d * 86_400
         Self.integer(r / 3600, &rows, width: 2)
         rows.append(58)
         Self.integer(r % 3600 / 60, &rows, width: 2)

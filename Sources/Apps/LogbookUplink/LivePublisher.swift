@@ -2,6 +2,7 @@
 import LogbookCore
 public import Logging
 public import ServiceLifecycle
+internal import LogbookPOSIX
 
 /// Publishes what Home Assistant and dashboards show now: availability, discovery, the live
 /// state (retained; at most every `interval` while driving, on change when idle) and the
@@ -41,12 +42,12 @@ public final class LivePublisher: Service, Sendable {
             try await withGracefulShutdownHandler {
                 try await withCheckedThrowingContinuation { (c: CheckedContinuation<Void, any Error>) in
                     do {
-                        try WorkerThread.start { [self] in
+                        try NamedThread.start(name: "lb-up-live") { [self] in
                             self.loop(signal)
                             self.transport.stop()
                             c.resume()
                         }
-                    } catch { c.resume(throwing: error) }
+                    } catch { c.resume(throwing: UplinkError.system("\(error)")) }
                 }
             } onGracefulShutdown: { signal.stop() }
         } onCancel: { signal.stop() }
@@ -69,11 +70,11 @@ public final class LivePublisher: Service, Sendable {
         var p = Published()
         var mtime: Int64?
         var live: JSONValue?
-        var refreshedAt = UplinkClock.monotonic()
+        var refreshedAt = MonotonicClock.seconds()
         while signal.sleep(0.25) {
-            if UplinkClock.monotonic() - refreshedAt >= refreshInterval {
+            if MonotonicClock.seconds() - refreshedAt >= refreshInterval {
                 shared.refresh()
-                refreshedAt = UplinkClock.monotonic()
+                refreshedAt = MonotonicClock.seconds()
             }
             guard transport.isConnected else { continue }
             if transport.connectionCount != p.connection {
@@ -89,7 +90,7 @@ public final class LivePublisher: Service, Sendable {
             let (ledger, _) = shared.view
             let vehicles = vehicleList(ledger, live: view)
             if let prefix = discoveryPrefix { announce(vehicles, retired: ledger.vehicles.filter(\.retired).map(\.id), prefix: prefix, into: &p) }
-            let now = UplinkClock.monotonic()
+            let now = MonotonicClock.seconds()
             let driving = view?.driving ?? false
             let due = driving ? now - p.liveAt >= interval : now - p.liveAt >= heartbeat
             if let live, let view {

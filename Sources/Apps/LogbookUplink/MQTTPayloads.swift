@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 public import LogbookCore
 public import LogbookJournal
+internal import LogbookPOSIX
 
 /// One message to publish.
 public struct MQTTMessage: Sendable, Equatable {

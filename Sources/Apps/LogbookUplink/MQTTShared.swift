@@ -2,6 +2,7 @@
 public import LogbookCore
 public import LogbookRecords
 import Synchronization
+internal import LogbookPOSIX
 
 /// What the MQTT sink and the live publisher share: the vehicle ledger (updated when a batch
 /// is acknowledged) and the view made from it.
@@ -17,7 +18,9 @@ public final class MQTTShared: Sendable {
     /// The wall clock (a test sets its own).
     let clock: @Sendable () -> GPSTime
 
-    public init(configured: [ConfiguredVehicle] = [], clock: @escaping @Sendable () -> GPSTime = { GPSTime(nanoseconds: UplinkClock.wallNanoseconds()) }) {
+    /// - Parameter clock: the wall clock; nil: the system's (LogbookPOSIX's ``WallClock``).
+    public init(configured: [ConfiguredVehicle] = [], clock: (@Sendable () -> GPSTime)? = nil) {
+        let clock = clock ?? { GPSTime(nanoseconds: WallClock.nanoseconds()) }
         self.configured = configured
         self.clock = clock
         state = Mutex(State(view: LedgerView(ledger: VehicleLedger(), configured: configured, now: clock())))

@@ -2,6 +2,7 @@
 public import LogbookCore
 public import LogbookJournal
 import LogbookRecords
+internal import LogbookPOSIX
 
 /// Publishes the journal to the broker: point batches, events and checkpoints, QoS 1.
 /// A batch counts as delivered once the broker acknowledged every message of it.
@@ -55,12 +56,12 @@ public final class MQTTSink: UplinkSink {
         for m in messages {
             pending.insert(try transport.publish(topic: m.topic, payload: Array(m.payload.utf8), qos: qos, retain: m.retain))
         }
-        var quietSince = UplinkClock.monotonic()
+        var quietSince = MonotonicClock.seconds()
         while !pending.isEmpty {
             let before = pending.count
             pending = transport.waitForAcknowledgements(pending, timeout: 1, signal: signal)
             if signal.isStopped { throw .stopped }
-            let now = UplinkClock.monotonic()
+            let now = MonotonicClock.seconds()
             if pending.count < before || !transport.isConnected { quietSince = now }
             if now - quietSince > acknowledgementTimeout {
                 throw .connection("broker did not acknowledge \(pending.count) message(s) within \(Int(acknowledgementTimeout)) s")

@@ -4,6 +4,7 @@ public import LogbookJournal
 public import LogbookRecords
 public import Logging
 import Synchronization
+internal import LogbookPOSIX
 
 /// Writes the journal into the fleet's PostgreSQL: schema migrated at connect, the device
 /// registered with its public key, then one transaction per batch; the runner advances the

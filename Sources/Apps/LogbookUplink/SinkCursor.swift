@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 public import LogbookCore
 public import LogbookJournal
+internal import LogbookPOSIX
 
 /// What a sink has acknowledged: the journal position after the last batch the broker
 /// acknowledged or the database committed, plus state the sink derives from the records

@@ -4,6 +4,7 @@ import LogbookJournal
 public import Logging
 public import ServiceLifecycle
 import Synchronization
+internal import LogbookPOSIX
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -72,10 +73,10 @@ public final class SinkRunner: Service, Sendable {
             try await withGracefulShutdownHandler {
                 try await withCheckedThrowingContinuation { (c: CheckedContinuation<Void, any Error>) in
                     do {
-                        try WorkerThread.start { [self] in
+                        try NamedThread.start(name: "lb-up-\(sink.name)") { [self] in
                             do { try self.loop(signal); c.resume() } catch { c.resume(throwing: error) }
                         }
-                    } catch { c.resume(throwing: error) }
+                    } catch { c.resume(throwing: UplinkError.system("\(error)")) }
                 }
             } onGracefulShutdown: {
                 signal.stop()
@@ -98,7 +99,7 @@ public final class SinkRunner: Service, Sendable {
         status.cursorPointTime = cursor.lastPointTime
         var lastReport = -Double.infinity
         func report(force: Bool = false) {
-            let now = UplinkClock.monotonic()
+            let now = MonotonicClock.seconds()
             guard force || now - lastReport >= settings.statusInterval else { return }
             // Not at the very start: the probe reads the journal after the cursor (a whole
             // backlog), and the first batch should not wait for it.
@@ -112,9 +113,9 @@ public final class SinkRunner: Service, Sendable {
             status.connected = sink.isConnected
             if let e = sink.lastError, e != status.lastError {
                 status.lastError = e
-                status.lastErrorAt = UplinkClock.wallNanoseconds()
+                status.lastErrorAt = WallClock.nanoseconds()
             }
-            status.updatedAt = UplinkClock.wallNanoseconds()
+            status.updatedAt = WallClock.nanoseconds()
             try? AtomicFile.write(Array((status.json.serialized + "\n").utf8),
                                   to: UplinkStatus.path(runtimeDirectory: runtimeDirectory, sink: sink.name), durable: false)
         }
@@ -162,7 +163,7 @@ public final class SinkRunner: Service, Sendable {
             let points = Self.pointCount(items)
             cursor.position = stream.position
             cursor.lastPointTime = Self.lastPointTime(items) ?? cursor.lastPointTime
-            cursor.acknowledgedAt = UplinkClock.wallNanoseconds()
+            cursor.acknowledgedAt = WallClock.nanoseconds()
             cursor.state = sink.savedState()
             do { try cursors.save(cursor, sink: sink.name) } catch {
                 // Not fatal: the batch is acknowledged, a stale cursor only means it is sent again.
@@ -171,7 +172,7 @@ public final class SinkRunner: Service, Sendable {
             status.cursor = cursor.position.sequence
             status.cursorPointTime = cursor.lastPointTime
             status.deliveredPoints += points
-            let wait = limiter.take(max(points, 1), now: UplinkClock.monotonic())
+            let wait = limiter.take(max(points, 1), now: MonotonicClock.seconds())
             if wait > 0 { signal.sleep(wait) }
         }
         status.state = "stopped"
@@ -184,7 +185,7 @@ public final class SinkRunner: Service, Sendable {
             logger.warning("uplink sink error", metadata: ["sink": "\(sink.name)", "error": "\(message)"])
         }
         status.lastError = message
-        status.lastErrorAt = UplinkClock.wallNanoseconds()
+        status.lastErrorAt = WallClock.nanoseconds()
     }
 
     private func loadCursor() -> SinkCursor {

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 import LogbookCore
 import LogbookJournal
-internal import Crypto
 public import Logging
 public import ServiceLifecycle
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 public import LogbookJournal
+internal import LogbookPOSIX
 
 /// The outcome of checking a journal against checkpoints kept off the device.
 public struct WitnessReport: Sendable, Equatable {

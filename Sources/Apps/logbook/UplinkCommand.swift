@@ -5,6 +5,7 @@ import LogbookConfig
 import LogbookCore
 import LogbookJournal
 import LogbookUplink
+internal import LogbookPOSIX
 
 /// `logbook uplink status [--json]`: each sink's cursor, lag (records and seconds) and last error.
 struct UplinkCommand: AsyncParsableCommand {
@@ -30,7 +31,7 @@ struct UplinkCommand: AsyncParsableCommand {
         func run() async throws {
             try await withExitCodes {
                 let c = try UplinkCommand.configuration(file: paths.config, paths: paths, uplinkDir: uplinkDir)
-                let now = Double(UplinkClock.wallNanoseconds()) / 1e9
+                let now = WallClock.seconds()
                 var rows: [JSONValue] = []
                 var lines: [String] = []
                 var running = false

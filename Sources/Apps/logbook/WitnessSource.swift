@@ -2,6 +2,7 @@
 import Foundation
 import LogbookCore
 import LogbookJournal
+import LogbookPOSIX
 import LogbookPostgres
 import LogbookUplink
 

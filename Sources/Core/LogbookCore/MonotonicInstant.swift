@@ -3,7 +3,7 @@
 ///
 /// The trip engine measures durations and runs its timers on this clock, never on GPS or wall
 /// time, which can jump (a Pi has no RTC; recorded logs go backwards). The daemon maps
-/// `ContinuousClock` / `CLOCK_MONOTONIC` onto it; tests drive it by hand.
+/// LogbookPOSIX's `MonotonicClock` (`CLOCK_MONOTONIC`) onto it; tests drive it by hand.
 public struct MonotonicInstant: Sendable, Hashable, Comparable, Codable, CustomStringConvertible {
     /// Nanoseconds since the clock's origin.
     public var nanoseconds: UInt64

@@ -44,7 +44,7 @@ extension TripEngine {
         }
         let point = TripPoint(fix)
         var edge: TripPoint?
-        let zone = c.privacyZones.isEmpty ? nil : PrivacyZone.containing(latitude: fix.latitude, longitude: fix.longitude, in: c.privacyZones)
+        let zone = c.privacyZones.isEmpty ? nil : PrivacyZone.first(containingLatitude: fix.latitude, longitude: fix.longitude, in: c.privacyZones)
         if zone != nil || open.privacyZone != nil {
             (countedStep, edge) = crossPrivacyZone(&open, zone, point, countedStep, &out)
         }

@@ -4,6 +4,7 @@
 import LogbookCore
 import LogbookJournal
 import Logging
+import LogbookPOSIX
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -16,11 +17,7 @@ let logger: Logger = {
 let work = CommandLine.arguments.count > 1 ? CommandLine.arguments[1] : "/tmp/logbook-journal-bench-\(getpid())"
 mkdir(work, 0o755)
 
-func now() -> Double {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-}
+func now() -> Double { MonotonicClock.seconds() }
 
 /// Fixed-point formatting without Foundation.
 func fmt(_ digits: Int, _ v: Double) -> String {

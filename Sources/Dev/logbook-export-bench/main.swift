@@ -9,6 +9,7 @@
 import LogbookCore
 import LogbookExport
 import LogbookJournal
+import LogbookPOSIX
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -94,11 +95,7 @@ final class NullSink: ByteSink {
     func write(_ bytes: UnsafeRawBufferPointer) throws {}
 }
 
-func now() -> Double {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-}
+func now() -> Double { MonotonicClock.seconds() }
 
 let args = CommandLine.arguments
 guard args.count == 5, let format = ExportFormat(rawValue: args[2]) else {

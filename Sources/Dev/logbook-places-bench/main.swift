@@ -4,6 +4,7 @@
 //   logbook-places-bench BUNDLE_DIR [LOOKUPS]
 import LogbookCore
 import LogbookPlaces
+import LogbookPOSIX
 
 #if canImport(Glibc)
     import Glibc
@@ -15,11 +16,7 @@ guard args.count >= 2 else {
     exit(64)
 }
 let lookups = args.count > 2 ? Int(args[2]) ?? 100_000 : 100_000
-func now() -> Double {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-}
+func now() -> Double { MonotonicClock.seconds() }
 
 let loadStart = now()
 let bundle: PlaceBundle

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 public import LogbookCore
 public import Logging
-internal import LogbookSystemd
+internal import LogbookPOSIX
 #if canImport(Glibc)
     internal import Glibc
 #endif
@@ -199,7 +199,7 @@ struct LineWatch {
 
     /// The process's monotonic clock on the debouncer's scale.
     private static func now() -> MonotonicInstant {
-        MonotonicInstant(nanoseconds: UInt64(clamping: monotonicNanoseconds()))
+        MonotonicInstant(nanoseconds: MonotonicClock.nanoseconds())
     }
 }
 

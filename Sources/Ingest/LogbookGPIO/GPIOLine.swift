@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 internal import CLogbookGPIOD
+internal import LogbookPOSIX
 #if canImport(Glibc)
     internal import Glibc
 #endif
@@ -20,7 +21,7 @@ struct GPIOLineError: Error, Equatable, CustomStringConvertible {
             case EINVAL: " (no such line offset on this chip: check `gpioinfo`)"
             default: ""
             }
-        return "\(operation): \(String(cString: strerror(code)))\(hint)"
+        return "\(operation): \(SystemError.text(code))\(hint)"
     }
 }
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 internal import CLogbookGPS
+internal import LogbookPOSIX
 public import LogbookCore
 public import Logging
 internal import Synchronization
@@ -29,13 +30,13 @@ public final class GPSDSource: Sendable {
     public init(endpoint: HostPort, logger: Logger) {
         self.endpoint = endpoint
         self.logger = logger
-        lastBeat.store(monotonicNanoseconds(), ordering: .relaxed)
+        lastBeat.store(Int64(MonotonicClock.nanoseconds()), ordering: .relaxed)
     }
 
     /// What the source has counted so far.
     public var statistics: GPSDStatistics { counters.withLock { $0 } }
 
-    /// CLOCK_MONOTONIC (ns) of the reader loop's last turn; the watchdog checks it advances.
+    /// ``MonotonicClock`` nanoseconds of the reader loop's last turn; the watchdog checks it advances.
     public var lastHeartbeat: Int64 { lastBeat.load(ordering: .relaxed) }
 
     /// Asks the reader thread to end; ``run(_:)`` returns within about 0.5 s.
@@ -49,12 +50,13 @@ public final class GPSDSource: Sendable {
     public func run(_ deliver: @escaping @Sendable ([GPSDEvent]) -> Void) async {
         await withTaskCancellationHandler {
             await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-                let started = startThread { [self] in
-                    readLoop(deliver)
-                    done.resume()
-                }
-                if !started {
-                    logger.critical("cannot start the gpsd reader thread")
+                do {
+                    try NamedThread.start(name: "lb-gps") { [self] in
+                        readLoop(deliver)
+                        done.resume()
+                    }
+                } catch {
+                    logger.critical("cannot start the gpsd reader thread", metadata: ["error": "\(error)"])
                     done.resume()
                 }
             }
@@ -65,7 +67,7 @@ public final class GPSDSource: Sendable {
 
     private var stopping: Bool { stopRequested.load(ordering: .relaxed) }
 
-    private func beat() { lastBeat.store(monotonicNanoseconds(), ordering: .relaxed) }
+    private func beat() { lastBeat.store(Int64(MonotonicClock.nanoseconds()), ordering: .relaxed) }
 
     private func readLoop(_ deliverBatch: @escaping @Sendable ([GPSDEvent]) -> Void) {
         let deliver: (GPSDEvent) -> Void = { deliverBatch([$0]) }
@@ -163,9 +165,9 @@ public final class GPSDSource: Sendable {
 
     /// Sleeps in short slices so a stop request is honoured within 50 ms.
     private func pause(_ duration: Duration) {
-        let end = monotonicNanoseconds() + Int64(duration.components.seconds) * 1_000_000_000
+        let end = Int64(MonotonicClock.nanoseconds()) + Int64(duration.components.seconds) * 1_000_000_000
             + duration.components.attoseconds / 1_000_000_000
-        while !stopping, monotonicNanoseconds() < end {
+        while !stopping, Int64(MonotonicClock.nanoseconds()) < end {
             beat()
             usleep(50_000)
         }

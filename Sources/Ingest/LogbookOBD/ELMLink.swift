@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
 internal import LogbookCore
+internal import LogbookPOSIX
+
 /// One open connection to an adapter: a command out, the bytes up to the `>` prompt back.
 /// Owned by the source's thread (not thread-safe).
 final class ELMLink {
@@ -83,5 +85,5 @@ final class ELMLink {
 
     deinit { close() }
 
-    private func monotonicMilliseconds() -> Int64 { monotonicNanoseconds() / 1_000_000 }
+    private func monotonicMilliseconds() -> Int64 { Int64(MonotonicClock.nanoseconds() / 1_000_000) }
 }

@@ -2,8 +2,9 @@
 internal import LogbookCore
 public import Logging
 internal import Synchronization
+internal import LogbookPOSIX
 
-/// Talks to an ELM327 adapter on a thread of its own (`logbook-obd`) and reports what the car
+/// Talks to an ELM327 adapter on a thread of its own (`lb-obd`) and reports what the car
 /// says as ``OBDEvent``s.
 ///
 /// Every read and write has a deadline, so an unplugged, hung or babbling adapter costs this
@@ -30,7 +31,7 @@ public final class OBDSource: Sendable {
         self.endpoint = endpoint
         self.plan = plan
         self.logger = logger
-        lastBeat.store(monotonicNanoseconds(), ordering: .relaxed)
+        lastBeat.store(Int64(MonotonicClock.nanoseconds()), ordering: .relaxed)
     }
 
     /// CLOCK_MONOTONIC (ns) of the thread's last turn (at least every 100 ms while it runs).
@@ -40,9 +41,13 @@ public final class OBDSource: Sendable {
     /// Returns false if the thread could not start.
     @discardableResult
     public func start(_ deliver: @escaping @Sendable ([OBDEvent]) -> Void) -> Bool {
-        let started = OBDSystem.startThread(name: "logbook-obd") { [self] in run(deliver) }
-        if !started { logger.critical("cannot start the OBD thread", metadata: ["source": "\(name)"]) }
-        return started
+        do {
+            try NamedThread.start(name: "lb-obd") { [self] in run(deliver) }
+            return true
+        } catch {
+            logger.critical("cannot start the OBD thread", metadata: ["source": "\(name)", "error": "\(error)"])
+            return false
+        }
     }
 
     /// Asks the thread to end: it closes the adapter within about 100 ms.
@@ -142,7 +147,7 @@ public final class OBDSource: Sendable {
         guard c.rejected > log.rejected, let why = c.lastRejection else { return }
         let fresh = c.rejected - log.rejected
         log.rejected = c.rejected
-        let t = monotonicNanoseconds()
+        let t = Int64(MonotonicClock.nanoseconds())
         if let at = log.at, t - at < 60_000_000_000 {
             log.held += fresh
             return
@@ -153,14 +158,14 @@ public final class OBDSource: Sendable {
         log.held = 0
     }
 
-    private func beat() { lastBeat.store(monotonicNanoseconds(), ordering: .relaxed) }
+    private func beat() { lastBeat.store(Int64(MonotonicClock.nanoseconds()), ordering: .relaxed) }
 
-    private func now() -> MonotonicInstant { MonotonicInstant(nanoseconds: UInt64(max(0, monotonicNanoseconds()))) }
+    private func now() -> MonotonicInstant { MonotonicInstant(nanoseconds: MonotonicClock.nanoseconds()) }
 
     /// Sleeps `seconds` in slices so that a stop is honoured within 50 ms.
     private func pause(_ seconds: Double) {
-        let end = monotonicNanoseconds() + Int64(seconds * 1e9)
-        while !stopping, monotonicNanoseconds() < end {
+        let end = Int64(MonotonicClock.nanoseconds()) + Int64(seconds * 1e9)
+        while !stopping, Int64(MonotonicClock.nanoseconds()) < end {
             beat()
             OBDSystem.sleep(milliseconds: 50)
         }

@@ -2,9 +2,11 @@
 #if canImport(Glibc)
     internal import Glibc
 #endif
+internal import LogbookPOSIX
 
 /// Every system call of the OBD transport, in one file: a serial device through termios, a
-/// TCP connection, reads and writes with a deadline (poll), and the reader thread.
+/// TCP connection, reads and writes with a deadline (poll). The reader thread is a
+/// LogbookPOSIX ``NamedThread``.
 enum OBDSystem {
     /// Why a device or address could not be opened.
     enum OpenFailure: Error {
@@ -141,45 +143,7 @@ enum OBDSystem {
 
     static func close(_ fd: Int32) { _ = Glibc.close(fd) }
 
-    /// Starts a detached thread named `name` (`ps -L`, `top -H`) running `body`.
-    static func startThread(name: String, _ body: @escaping @Sendable () -> Void) -> Bool {
-        let box = Unmanaged.passRetained(ThreadBody(name: name, body)).toOpaque()
-        var thread = pthread_t()
-        let rc = pthread_create(
-            &thread, nil,
-            { arg in
-                guard let arg else { return nil }
-                let body = Unmanaged<ThreadBody>.fromOpaque(arg).takeRetainedValue()
-                // The thread's name through procfs: pthread_setname_np is not in the Glibc
-                // module without _GNU_SOURCE, and prctl is variadic.
-                let fd = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
-                if fd >= 0 {
-                    let name = Array(body.name.utf8.prefix(15))
-                    _ = name.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-                    _ = Glibc.close(fd)
-                }
-                body.run()
-                return nil
-            }, box)
-        guard rc == 0 else {
-            Unmanaged<ThreadBody>.fromOpaque(box).release()
-            return false
-        }
-        pthread_detach(thread)
-        return true
-    }
-
     static func sleep(milliseconds: Int) { usleep(UInt32(milliseconds) * 1000) }
 
-    static func errorText(_ code: Int32) -> String { String(cString: strerror(code)) + " (\(code))" }
-}
-
-/// Box handing a closure to a new pthread.
-private final class ThreadBody {
-    let name: String
-    let run: () -> Void
-    init(name: String, _ run: @escaping () -> Void) {
-        self.name = name
-        self.run = run
-    }
+    static func errorText(_ code: Int32) -> String { SystemError.text(code) + " (\(code))" }
 }

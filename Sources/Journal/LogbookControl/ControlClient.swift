@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 package import LogbookCore
+internal import LogbookPOSIX
 #if canImport(Glibc)
     internal import Glibc
 #endif
@@ -50,7 +51,7 @@ package final class ControlClient {
 
     private static func connect(_ path: String, timeout: Double) throws(Failure) -> Int32 {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw .unreachable("cannot create a socket: \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else { throw .unreachable("cannot create a socket: \(SystemError.text(errno))") }
         // For Unix sockets the send timeout also bounds connect() (a full backlog).
         var limit = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - timeout.rounded(.down)) * 1e6))
         setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
@@ -90,7 +91,7 @@ package final class ControlClient {
             } else if n < 0, errno == EINTR {
                 continue
             } else {
-                throw .unreachable("logbookd closed the control socket (\(String(cString: strerror(errno))))")
+                throw .unreachable("logbookd closed the control socket (\(SystemError.text(errno)))")
             }
         }
     }
@@ -123,14 +124,14 @@ package final class ControlClient {
     }
 
     private func readLine(timeout: Double) throws(Failure) -> [UInt8] {
-        let deadline = Self.now() + timeout
+        let deadline = MonotonicClock.seconds() + timeout
         var chunk = [UInt8](repeating: 0, count: 65_536)
         while true {
             if let newline = buffer.firstIndex(of: 10) {
                 defer { buffer.removeFirst(newline + 1) }
                 return Array(buffer[..<newline])
             }
-            let left = deadline - Self.now()
+            let left = deadline - MonotonicClock.seconds()
             guard left > 0 else { throw .unreachable("logbookd did not answer within \(Int(timeout)) s") }
             var waiter = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             let ready = poll(&waiter, 1, Int32(min(left * 1000, 60_000)) + 1)
@@ -147,20 +148,13 @@ package final class ControlClient {
         }
     }
 
-    /// `CLOCK_MONOTONIC` in seconds.
-    private static func now() -> Double {
-        var t = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &t)
-        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
-    }
-
     private static func explain(_ code: Int32, path: String) -> String {
         switch code {
         case ENOENT: "logbookd is not running: no control socket at \(path)"
         case ECONNREFUSED: "logbookd is not running: nobody listens on \(path)"
         case EACCES, EPERM: "no permission to use \(path) (is this user in the logbook group?)"
         case ENAMETOOLONG: "the control socket path is too long: \(path)"
-        default: "cannot reach logbookd at \(path): \(String(cString: strerror(code)))"
+        default: "cannot reach logbookd at \(path): \(SystemError.text(code))"
         }
     }
 }

@@ -2,6 +2,7 @@
 package import LogbookCore
 package import LogbookJournal
 import Synchronization
+internal import LogbookPOSIX
 
 /// Appends an imported history to the journal: the `import.*` commands of the control
 /// socket (``ImportWire``), checked here, whoever sends them — logbookd for a client, or
@@ -39,7 +40,7 @@ package final class ImportTripWriter: Sendable {
     ///   - wallClock: now, for the `import` entry's `recorded_at`.
     package init(
         journal: JournalWriter, wallClock: @escaping @Sendable () -> GPSTime,
-        clock: @escaping @Sendable () -> Double = { Double(monotonicNanoseconds()) / 1e9 }
+        clock: @escaping @Sendable () -> Double = { MonotonicClock.seconds() }
     ) {
         self.journal = journal
         self.wallClock = wallClock

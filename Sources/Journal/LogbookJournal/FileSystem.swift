@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+internal import LogbookPOSIX
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -39,10 +40,8 @@ public struct JournalIOError: Error, CustomStringConvertible, Sendable, Hashable
     /// `errno`.
     public var code: Int32
 
-    /// A readable description including `strerror`.
-    public var description: String {
-        "\(operation) \(path): \(String(cString: strerror(code))) (errno \(code))"
-    }
+    /// `fdatasync /var/lib/logbook/journal/00000001.seg: Input/output error (errno 5)`.
+    public var description: String { SystemError(operation, path: path, code: code).description }
 
     /// The file system is full (`ENOSPC`) or the quota used up (`EDQUOT`): a state it can
     /// leave again, so the writer keeps records in memory and retries instead of failing.

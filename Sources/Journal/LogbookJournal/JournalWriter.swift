@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 public import LogbookCore
 public import Logging
+internal import LogbookPOSIX
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -51,7 +52,7 @@ public final class JournalWriter: Sendable {
         self.recovery = recovery
         self.carriedAtOpen = core.carried
         self.lock = lock
-        let now = Monotonic.now()
+        let now = MonotonicClock.nanoseconds()
         // On a full disk recovery could not commit its `recovered` trip ends: they go first.
         let deferred = core.deferred
         let last = deferred.last.map { $0.0 &+ $0.1.sequenceCount &- 1 } ?? core.lastSequence
@@ -87,10 +88,10 @@ public final class JournalWriter: Sendable {
             let key = try JournalKey.loadOrCreate(stateDirectory: configuration.stateDirectory)
             let core = JournalCore(
                 fs: fileSystem, directory: configuration.directory, segmentSize: configuration.segmentSize,
-                key: key, bootID: bootID(), clock: Monotonic.now)
-            let start = Monotonic.now()
+                key: key, bootID: bootID(), clock: MonotonicClock.nanoseconds)
+            let start = MonotonicClock.nanoseconds()
             let report = try core.recover()
-            let ms = Double(Monotonic.now() - start) / 1e6
+            let ms = Double(MonotonicClock.nanoseconds() - start) / 1e6
             logger.info(
                 "journal recovered",
                 metadata: [
@@ -100,7 +101,13 @@ public final class JournalWriter: Sendable {
                 ])
             let writer = JournalWriter(configuration: configuration, logger: logger, core: core, recovery: report, lock: lock)
             let confined = Confined(core)
-            try OSThread.start { [writer] in writer.run(confined.value) }
+            do {
+                // Its own thread: the writer blocks in fdatasync, which must never happen on the
+                // Swift concurrency pool.
+                try NamedThread.start(name: "lb-journal") { [writer] in writer.run(confined.value) }
+            } catch {
+                throw JournalError.internalInconsistency("\(error)")
+            }
             return writer
         } catch {
             lock.release()

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 import Logging
+internal import LogbookPOSIX
 
 extension JournalWriter {
     /// The most one commit takes, and what triggers a commit before its interval: 64 KiB (or a
@@ -18,7 +19,7 @@ extension JournalWriter {
                 until: { $0.lastCommit &+ interval },
                 ready: { $0.commitNow || $0.closing },
                 then: { s -> ([(UInt64, JournalRecord)], Bool, Bool) in
-                    let now = Monotonic.now()
+                    let now = MonotonicClock.nanoseconds()
                     // Take at most maxBatchBytes per commit; the rest follows at once.
                     var take = 0, bytes = 0
                     while take < s.pending.count && (take == 0 || bytes < maxBatchBytes) {
@@ -60,7 +61,7 @@ extension JournalWriter {
     /// disk retried every commit interval must not fill the log too), and when it ends.
     private func logOutcome(_ failure: String?, diskFull: Bool, batch: Int) {
         guard failure != nil || batch > 0 else { return }
-        let now = Monotonic.now()
+        let now = MonotonicClock.nanoseconds()
         let (since, due, pending): (UInt64?, Bool, Int) = state.withLock { s in
             let since = s.failingSince
             if failure != nil {

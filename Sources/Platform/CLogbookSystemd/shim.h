@@ -8,8 +8,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
-#include <sys/eventfd.h>
-#include <sys/prctl.h>
 #include <sys/uio.h>
 #include <unistd.h>
 #include <systemd/sd-bus.h>
@@ -21,12 +19,6 @@
 /* sd_journal_print() is variadic; Swift uses sd_journal_sendv, this is for last-resort text. */
 static inline int csd_journal_print(int priority, const char *message) {
     return sd_journal_print(priority, "%s", message);
-}
-
-/* Names the calling thread (ps -L, top -H); prctl is variadic and pthread_setname_np needs
- * _GNU_SOURCE, which the Glibc module is not built with. */
-static inline int csd_set_thread_name(const char *name) {
-    return prctl(PR_SET_NAME, (unsigned long)name, 0UL, 0UL, 0UL);
 }
 
 /* Opens the system bus (address == NULL; honours DBUS_SYSTEM_BUS_ADDRESS) or a bus daemon at

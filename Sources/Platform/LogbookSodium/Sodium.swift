@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 internal import CLogbookSodium
 
-/// The journal's cryptography through libsodium: SHA-256 for the hash chain, Ed25519
-/// (RFC 8032, deterministic) for checkpoint signatures, and the system's random bytes for
-/// new keys. The only module that imports libsodium.
+/// The one cryptography stack of every process, through libsodium: SHA-256 for the journal's
+/// hash chain, device ids and data-file checksums, Ed25519 (RFC 8032, deterministic) for
+/// checkpoint signatures, HMAC-SHA-256 (``HMACSHA256``) for the web app's sessions, and the
+/// system's random bytes for new keys. The only module that imports libsodium.
 public enum Sodium {
     /// Ed25519 seed (private key) length.
     public static let seedLength = 32
@@ -16,7 +17,7 @@ public enum Sodium {
     /// required before `randombytes_buf`. Idempotent and thread-safe; a static `let` runs it once.
     private static let ready: Bool = sodium_init() >= 0
 
-    /// `count` bytes from the kernel's CSPRNG (`getrandom`), for a new signing key.
+    /// `count` bytes from the kernel's CSPRNG (`getrandom`), for a new signing or session key.
     public static func randomBytes(_ count: Int) -> [UInt8] {
         precondition(ready, "libsodium failed to initialise")
         return [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in

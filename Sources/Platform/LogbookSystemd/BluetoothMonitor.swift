@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 public import LogbookCore
 public import Logging
+internal import LogbookPOSIX
 
 /// Reports BlueZ devices (a car's head unit, a phone) connecting and disconnecting as
 /// `.bluetooth` ``VehicleSignal``s named by MAC address, each with its own vehicle.

@@ -2,6 +2,7 @@
 internal import CLogbookSystemd
 internal import LogbookCore
 internal import Logging
+internal import LogbookPOSIX
 #if canImport(Glibc)
     internal import Glibc
 #endif

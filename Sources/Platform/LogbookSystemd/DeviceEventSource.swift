@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 internal import CLogbookSystemd
+internal import LogbookPOSIX
 #if canImport(Glibc)
     internal import Glibc
 #endif
@@ -165,5 +166,5 @@ extension DeviceEvent {
 struct DeviceSourceError: Error, CustomStringConvertible {
     let call: String
     let code: Int32
-    var description: String { "\(call): \(errnoText(code))" }
+    var description: String { "\(call): \(SystemError.text(code))" }
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 public import LogbookCore
 public import Logging
+internal import LogbookPOSIX
 #if canImport(Glibc)
     internal import Glibc
 #endif
@@ -86,7 +87,7 @@ public final class DeviceMonitor: Sendable {
         while !control.stopRequested {
             let n = pollRetrying(&fds, timeoutMs: -1)
             if n < 0 {
-                logger.error("device monitor: poll failed", metadata: ["error": "\(errnoText(n))"])
+                logger.error("device monitor: poll failed", metadata: ["error": "\(SystemError.text(n))"])
                 return
             }
             if fds[0].revents != 0 { _ = control.take() }

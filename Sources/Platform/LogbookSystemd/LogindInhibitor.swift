@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 public import Logging
+internal import LogbookPOSIX
 
 /// Holds a logind "delay" inhibitor lock so the daemon can close the open trip before the
 /// system shuts down or sleeps.

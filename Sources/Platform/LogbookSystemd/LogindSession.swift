@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 internal import CLogbookSystemd
 internal import Logging
+internal import LogbookPOSIX
 #if canImport(Glibc)
     internal import Glibc
 #endif

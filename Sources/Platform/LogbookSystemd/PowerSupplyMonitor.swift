@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 public import LogbookCore
 public import Logging
+internal import LogbookPOSIX
 #if canImport(Glibc)
     internal import Glibc
 #endif
@@ -93,7 +94,7 @@ public final class PowerSupplyMonitor: Sendable {
             watch.scan()
             let n = pollRetrying(&fds, timeoutMs: intervalMs)
             if n < 0 {
-                logger.error("power-supply monitor: poll failed", metadata: ["error": "\(errnoText(n))"])
+                logger.error("power-supply monitor: poll failed", metadata: ["error": "\(SystemError.text(n))"])
                 return
             }
             if fds[0].revents != 0 { _ = control.take() }

@@ -2,6 +2,7 @@
 internal import CLogbookSystemd
 internal import LogbookCore
 internal import Logging
+internal import LogbookPOSIX
 #if canImport(Glibc)
     internal import Glibc
 #endif
@@ -82,11 +83,11 @@ final class PowerSupplyWatch {
     /// Reads a small sysfs attribute (sysfs files are read in one `read`).
     static func readAttribute(_ path: String) -> PowerSupplyReading {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return .unreadable(errnoText(errno)) }
+        guard fd >= 0 else { return .unreadable(SystemError.text(errno)) }
         defer { close(fd) }
         var buffer = [UInt8](repeating: 0, count: 64)
         let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-        guard n >= 0 else { return .unreadable(errnoText(errno)) }
+        guard n >= 0 else { return .unreadable(SystemError.text(errno)) }
         return .parse(String(decoding: buffer[0..<n], as: UTF8.self))
     }
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 internal import CLogbookSystemd
+internal import LogbookPOSIX
 #if canImport(Glibc)
     internal import Glibc
 #endif
@@ -68,18 +69,18 @@ final class SDBusConnection {
         while !control.stopRequested {
             var r: Int32
             repeat { r = sd_bus_process(bus, nil) } while r > 0 && !control.stopRequested
-            if r < 0 { return .disconnected(errnoText(r)) }
+            if r < 0 { return .disconnected(SystemError.text(r)) }
             if control.stopRequested { break }
             onIdle(pending)
             pending = []
             let busEvents = sd_bus_get_events(bus)
-            if busEvents < 0 { return .disconnected(errnoText(busEvents)) }
+            if busEvents < 0 { return .disconnected(SystemError.text(busEvents)) }
             var fds = [
                 pollfd(fd: control.wakeFD, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: sd_bus_get_fd(bus), events: Int16(busEvents), revents: 0),
             ]
             let n = pollRetrying(&fds, timeoutMs: timeoutMs(tick: tick()))
-            if n < 0 { return .disconnected("poll: \(errnoText(n))") }
+            if n < 0 { return .disconnected("poll: \(SystemError.text(n))") }
             if fds[0].revents != 0 { pending = control.take().subtracting(.stop) }
         }
         return .stopped
@@ -90,9 +91,7 @@ final class SDBusConnection {
         var limit: Int32 = tick.map(pollMilliseconds) ?? -1
         var usec: UInt64 = 0
         if sd_bus_get_timeout(bus, &usec) >= 0, usec != UInt64.max {
-            var now = timespec()
-            clock_gettime(CLOCK_MONOTONIC, &now)
-            let nowUsec = UInt64(now.tv_sec) * 1_000_000 + UInt64(now.tv_nsec) / 1000
+            let nowUsec = MonotonicClock.nanoseconds() / 1000
             let waitMs = usec > nowUsec ? Int32(clamping: (usec - nowUsec + 999) / 1000) : 0
             limit = limit < 0 ? waitMs : min(limit, waitMs)
         }
@@ -108,7 +107,7 @@ struct SDBusError: Error, CustomStringConvertible {
 
     init(_ what: String, code: Int32, error: sd_bus_error? = nil) {
         name = error?.name.map { String(cString: $0) }
-        var text = "\(what): \(errnoText(code))"
+        var text = "\(what): \(SystemError.text(code))"
         if let name = error?.name { text += " (\(String(cString: name))" }
         if let message = error?.message { text += ": \(String(cString: message))" }
         if error?.name != nil { text += ")" }

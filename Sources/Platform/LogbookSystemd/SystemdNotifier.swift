@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 internal import CLogbookSystemd
 internal import Dispatch
+internal import LogbookPOSIX
 #if canImport(Glibc)
     internal import Glibc
 #endif
@@ -27,9 +28,7 @@ public final class SystemdNotifier: Sendable {
     /// Sends `RELOADING=1` with `MONOTONIC_USEC` (systemd ≥ 253 requires it for
     /// `Type=notify-reload`; 252 ignores it). Send ``ready(status:)`` when the reload is done.
     public func reloading(status: String? = nil) {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        let usec = Int64(now.tv_sec) * 1_000_000 + Int64(now.tv_nsec) / 1000
+        let usec = MonotonicClock.nanoseconds() / 1000
         send("RELOADING=1\nMONOTONIC_USEC=\(usec)" + (status.map { "\nSTATUS=\(Self.clean($0))" } ?? ""))
     }
 

@@ -121,15 +121,11 @@ public final class ExportOutput {
     /// (`…:33.250Z`), as ``LogbookCore/ISO8601/format(_:)`` writes it.
     public func time(_ t: GPSTime) {
         let seconds = t.wholeSeconds
-        var day = seconds / 86_400
-        var rem = seconds - day * 86_400
-        if rem < 0 {
-            rem += 86_400
-            day -= 1
-        }
+        let (day, rem) = CivilDate.split(seconds: seconds)
         if day != cachedDay {
             cachedDay = day
-            cachedDate = CivilDate.prefix(forDay: day)
+            // `YYYY-MM-DDT`, as ISO8601 writes it: a new date once per day of points.
+            cachedDate = Array(ISO8601.format(GPSTime(seconds: day * 86_400)).utf8.prefix(11))
         }
         buffer.append(contentsOf: cachedDate)
         two(Int(rem / 3600))
@@ -152,33 +148,6 @@ public final class ExportOutput {
     @inline(__always) private func two(_ v: Int) {
         byte(UInt8(48 + v / 10))
         byte(UInt8(48 + v % 10))
-    }
-}
-
-/// Days since 1970-01-01 to `YYYY-MM-DDT` (Howard Hinnant's civil-from-days, as in
-/// LogbookCore's ISO8601, which keeps it internal).
-enum CivilDate {
-    /// Year, month (1…12) and day (1…31) of `z0` days since 1970-01-01.
-    static func components(forDay z0: Int64) -> (year: Int, month: Int, day: Int) {
-        let z = z0 + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let d = Int(doy - (153 * mp + 2) / 5 + 1)
-        let m = Int(mp < 10 ? mp + 3 : mp - 9)
-        return (Int(yoe + era * 400 + (m <= 2 ? 1 : 0)), m, d)
-    }
-
-    /// `YYYY-MM-DDT` for `day` days since 1970-01-01.
-    static func prefix(forDay day: Int64) -> [UInt8] {
-        let (y, m, d) = components(forDay: day)
-        func pad(_ v: Int, _ width: Int) -> String {
-            let s = String(v)
-            return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
-        }
-        return Array("\(pad(y, 4))-\(pad(m, 2))-\(pad(d, 2))T".utf8)
     }
 }
 

@@ -7,15 +7,9 @@ public enum TripText {
 
     /// The civil date and time of `time` shifted by `utcOffset` seconds.
     static func civil(_ time: GPSTime, utcOffset: Int) -> (year: Int, month: Int, day: Int, hour: Int, minute: Int) {
-        let seconds = time.wholeSeconds + Int64(utcOffset)
-        var day = seconds / 86_400
-        var rem = seconds - day * 86_400
-        if rem < 0 {
-            rem += 86_400
-            day -= 1
-        }
-        let (y, m, d) = CivilDate.components(forDay: day)
-        return (y, m, d, Int(rem / 3600), Int(rem % 3600 / 60))
+        let (day, rem) = CivilDate.split(seconds: time.wholeSeconds + Int64(utcOffset))
+        let date = CivilDate(daysSinceEpoch: day)
+        return (date.year, date.month, date.day, Int(rem / 3600), Int(rem % 3600 / 60))
     }
 
     /// `2010-04-03 11:22`.

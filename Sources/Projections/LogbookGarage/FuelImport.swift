@@ -149,9 +149,9 @@ public struct FuelImport: Sendable {
         if parts.count == 2 {
             let hms = parts[1].split(separator: ":").compactMap { Int($0) }
             guard (2...3).contains(hms.count), hms[0] < 24, hms[1] < 60 else { throw .bad("not a time: \(parts[1])") }
-            time = CivilDate.two(hms[0]) + ":" + CivilDate.two(hms[1]) + ":" + CivilDate.two(hms.count == 3 ? hms[2] : 0)
+            time = twoDigits(hms[0]) + ":" + twoDigits(hms[1]) + ":" + twoDigits(hms.count == 3 ? hms[2] : 0)
         }
-        let iso = "\(y)-\(CivilDate.two(m))-\(CivilDate.two(d))T\(time)Z"
+        let iso = "\(y)-\(twoDigits(m))-\(twoDigits(d))T\(time)Z"
         guard (1...12).contains(m), (1...31).contains(d), let t = ISO8601.parse(iso), ISO8601.format(t).hasPrefix(String(iso.prefix(10))) else {
             throw .bad("not a date: \(text) (read as \(order.rawValue); --date-order mdy, dmy or ymd)")
         }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 internal import LogbookCore
+internal import LogbookPOSIX
 internal import LogbookRecords
 
 extension MileageReport {
@@ -46,7 +47,7 @@ extension MileageReport {
                 out += fields.map(Self.csvField).joined(separator: ",") + "\n"
             }
         }
-        out += "#chain_head,\(seal.sequence),\(Self.hex(seal.chainHead))\n"
+        out += "#chain_head,\(seal.sequence),\(Hex.encode(seal.chainHead))\n"
         out += "#checkpoint_seq,\(seal.checkpointSequence.map(String.init) ?? "none")\n"
         return out
     }

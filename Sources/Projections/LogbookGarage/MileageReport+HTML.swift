@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 internal import LogbookCore
+internal import LogbookPOSIX
 internal import LogbookRecords
 
 extension MileageReport {
@@ -55,7 +56,7 @@ extension MileageReport {
         out += "<tr><th>Total</th>" + Self.classes.map { "<th class=\"n\">\(Self.km(totals[$0] ?? 0))</th>" }.joined() + "</tr>\n"
         out += "</tbody></table>\n"
         out += changesTable
-        out += "<footer>Journal chain head after seq \(seal.sequence): \(Self.hex(seal.chainHead))<br>"
+        out += "<footer>Journal chain head after seq \(seal.sequence): \(Hex.encode(seal.chainHead))<br>"
         out += "Last signed checkpoint: seq \(seal.checkpointSequence.map(String.init) ?? "none"). Check with <code>logbook verify</code>.</footer>\n"
         out += "</body></html>\n"
         return out

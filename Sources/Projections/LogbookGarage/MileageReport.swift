@@ -106,13 +106,8 @@ public struct MileageReport: Sendable {
     /// The UTC year span `[start, end)` of `year`.
     public static func span(of year: Int) -> (GPSTime, GPSTime) {
         let day: Int64 = 86_400_000_000_000
-        return (GPSTime(nanoseconds: Int64(CivilDate.days(year: year, month: 1, day: 1)) * day),
-                GPSTime(nanoseconds: Int64(CivilDate.days(year: year + 1, month: 1, day: 1)) * day))
-    }
-
-    static func hex(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef")
-        return String(bytes.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 15)]] })
+        return (GPSTime(nanoseconds: CivilDate(year: year, month: 1, day: 1).daysSinceEpoch * day),
+                GPSTime(nanoseconds: CivilDate(year: year + 1, month: 1, day: 1).daysSinceEpoch * day))
     }
 
     static func km(_ v: Double?) -> String { v.map { NumberText.fixed($0, places: 1) } ?? "" }

@@ -65,13 +65,14 @@ public struct ServiceDue: Sendable, Hashable {
     /// The same time of day `months` calendar months later (the day clamped to the month's end).
     static func adding(months: Int, to t: GPSTime) -> GPSTime {
         let day: Int64 = 86_400_000_000_000
-        let days = Int(t.nanoseconds >= 0 ? t.nanoseconds / day : (t.nanoseconds - day + 1) / day)
-        let timeOfDay = t.nanoseconds - Int64(days) * day
-        let (y, m, d) = CivilDate.from(days: days)
-        let total = y * 12 + (m - 1) + months
+        let days = t.nanoseconds >= 0 ? t.nanoseconds / day : (t.nanoseconds - day + 1) / day
+        let timeOfDay = t.nanoseconds - days * day
+        let date = CivilDate(daysSinceEpoch: days)
+        let total = date.year * 12 + (date.month - 1) + months
         let (ny, nm) = (total / 12, total % 12 + 1)
-        let length = CivilDate.days(year: nm == 12 ? ny + 1 : ny, month: nm == 12 ? 1 : nm + 1, day: 1) - CivilDate.days(year: ny, month: nm, day: 1)
-        return GPSTime(nanoseconds: Int64(CivilDate.days(year: ny, month: nm, day: min(d, length))) * day + timeOfDay)
+        let first = CivilDate(year: ny, month: nm, day: 1).daysSinceEpoch
+        let length = CivilDate(year: nm == 12 ? ny + 1 : ny, month: nm == 12 ? 1 : nm + 1, day: 1).daysSinceEpoch - first
+        return GPSTime(nanoseconds: CivilDate(year: ny, month: nm, day: min(date.day, Int(length))).daysSinceEpoch * day + timeOfDay)
     }
 
     public var json: JSONValue {

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
-public import LogbookCore
 #if canImport(Glibc)
     import Glibc
 #endif
+internal import LogbookPOSIX
+internal import LogbookSodium
 
 /// A file read front to back in 256 KiB chunks: the parsers pull bytes one at a time from a
 /// buffer that never grows, so memory stays flat whatever the file's size. Every byte read
@@ -15,8 +16,8 @@ public struct ByteInput {
     private var count = 0
     private var memory: [UInt8]?
     private var finished = false
-    /// The file's content hash so far (complete once the end was reached).
-    public private(set) var digest = SHA256Digest()
+    /// The file's content hash so far (complete once the end was reached; libsodium's SHA-256).
+    private var digest = SHA256Hasher()
     /// Bytes read from the file so far.
     public private(set) var bytesRead: Int64 = 0
     /// The current line (1-based), counted as bytes are taken.
@@ -27,7 +28,7 @@ public struct ByteInput {
     /// Opens `path` for reading.
     public init(path: String) throws(ImportIssue) {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw ImportIssue(line: nil, "cannot open: \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else { throw ImportIssue(line: nil, "cannot open: \(SystemError.text(errno))") }
         self.fd = fd
         buffer = [UInt8](repeating: 0, count: Self.chunk)
     }
@@ -81,7 +82,7 @@ public struct ByteInput {
         repeat {
             n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, Self.chunk) }
         } while n < 0 && errno == EINTR
-        guard n >= 0 else { throw ImportIssue(line: line, "read error: \(String(cString: strerror(errno)))") }
+        guard n >= 0 else { throw ImportIssue(line: line, "read error: \(SystemError.text(errno))") }
         guard n > 0 else {
             close()
             return false
@@ -97,7 +98,7 @@ public struct ByteInput {
     public mutating func finishHash() throws(ImportIssue) -> String {
         index = count
         while try refill() { index = count }
-        return SHA256Digest.hexString(digest.finalize())
+        return Hex.encode(digest.finalize())
     }
 }
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-internal import LogbookCore
+internal import LogbookPOSIX
+internal import LogbookSodium
 
 #if canImport(Glibc)
     internal import Glibc
@@ -25,7 +26,7 @@ enum BundleFile {
 
     /// The SHA-256 of an open file, read in 1 MiB pieces through one buffer.
     static func sha256(fd: Int32, path: String) throws(PlaceBundleError) -> String {
-        var digest = SHA256Digest()
+        var digest = SHA256Hasher()
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
         var offset: off_t = 0
         while true {
@@ -38,8 +39,8 @@ enum BundleFile {
             buffer.withUnsafeBytes { digest.update(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
             offset += off_t(n)
         }
-        return SHA256Digest.hexString(digest.finalize())
+        return Hex.encode(digest.finalize())
     }
 
-    static func lastError() -> String { String(cString: strerror(errno)) }
+    static func lastError() -> String { SystemError.text(errno) }
 }

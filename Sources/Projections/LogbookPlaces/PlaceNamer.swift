@@ -25,7 +25,7 @@ public struct PlaceNamer: Sendable {
 
     /// The name for a position, or nil.
     public func name(latitude: Double, longitude: Double) -> String? {
-        if let place = NamedPlace.containing(latitude: latitude, longitude: longitude, in: namedPlaces) { return place.name }
+        if let place = NamedPlace.nearest(containingLatitude: latitude, longitude: longitude, in: namedPlaces) { return place.name }
         if let zone = privacyZones.first(where: { $0.distance(latitude: latitude, longitude: longitude) <= $0.radius + Self.zoneEdgeSlack }) {
             return zone.name
         }

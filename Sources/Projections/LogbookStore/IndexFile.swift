@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+internal import LogbookPOSIX
 #if canImport(Glibc)
     internal import Glibc
 #endif
@@ -29,12 +30,12 @@ enum IndexFile {
         let dir = directory(of: path)
         try makeDirectory(dir, for: path)
         var st = stat()
-        guard stat(dir, &st) == 0 else { throw .unusable(path, "\(dir): \(errnoText())") }
+        guard stat(dir, &st) == 0 else { throw .unusable(path, "\(dir): \(SystemError.text(errno))") }
         let fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, fileMode)
         if fd < 0 {
             let e = errno
             if e == EEXIST { return .existing }
-            throw .unusable(path, String(cString: strerror(e)))
+            throw .unusable(path, SystemError.text(e))
         }
         defer { close(fd) }
         _ = fchmod(fd, fileMode)  // the umask must not narrow it
@@ -63,7 +64,7 @@ enum IndexFile {
     static func discard(_ path: String) throws(TripIndexError) {
         for suffix in ["-wal", "-shm", "-journal", ""] {
             if unlink(path + suffix) != 0, errno != ENOENT {
-                throw .unusable(path, "cannot remove \(path + suffix): \(errnoText())")
+                throw .unusable(path, "cannot remove \(path + suffix): \(SystemError.text(errno))")
             }
         }
     }
@@ -83,7 +84,7 @@ enum IndexFile {
         if parent != dir { try makeDirectory(parent, for: path) }
         let last = dir == directory(of: path)
         if mkdir(dir, last ? directoryMode : 0o755) != 0, errno != EEXIST {
-            throw .unusable(path, "cannot create \(dir): \(errnoText())")
+            throw .unusable(path, "cannot create \(dir): \(SystemError.text(errno))")
         }
         guard last else { return }
         _ = chmod(dir, directoryMode)
@@ -91,6 +92,4 @@ enum IndexFile {
             _ = chown(dir, pw.pointee.pw_uid, pw.pointee.pw_gid)
         }
     }
-
-    private static func errnoText() -> String { String(cString: strerror(errno)) }
 }

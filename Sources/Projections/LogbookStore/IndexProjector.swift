@@ -78,7 +78,7 @@ struct IndexProjector {
                 builder = try chunks.removeValue(forKey: id) ?? chunk(of: t)
             }
             for (i, p) in points.enumerated() {
-                let stored = StoredPoint(p)
+                let stored = QuantisedPoint(p)
                 trip.add(stored)
                 if let full = builder.append(stored, sequence: seq + Int64(i)) { try write(full, trip: id) }
             }
@@ -244,7 +244,7 @@ struct IndexProjector {
 /// The chunk a trip's next points go to.
 struct ChunkBuilder {
     var index: Int64
-    var points: [StoredPoint] = []
+    var points: [QuantisedPoint] = []
     var firstSequence: Int64 = 0
     var lastSequence: Int64 = 0
 
@@ -254,7 +254,7 @@ struct ChunkBuilder {
     }
 
     /// Adds a point; returns the chunk when it is full (and starts the next one).
-    mutating func append(_ p: StoredPoint, sequence: Int64) -> ChunkBuilder? {
+    mutating func append(_ p: QuantisedPoint, sequence: Int64) -> ChunkBuilder? {
         if points.isEmpty { firstSequence = sequence }
         points.append(p)
         lastSequence = sequence
@@ -266,7 +266,7 @@ struct ChunkBuilder {
 
     var boundingBox: (minLat: Double, maxLat: Double, minLon: Double, maxLon: Double)? {
         var box: (minLat: Double, maxLat: Double, minLon: Double, maxLon: Double)?
-        for p in points where p.latitude != StoredPoint.noneI32 && p.longitude != StoredPoint.noneI32 {
+        for p in points where p.latitude != QuantisedPoint.noneI32 && p.longitude != QuantisedPoint.noneI32 {
             let lat = p.latitudeDegrees, lon = p.longitudeDegrees
             if let b = box {
                 box = (min(b.minLat, lat), max(b.maxLat, lat), min(b.minLon, lon), max(b.maxLon, lon))

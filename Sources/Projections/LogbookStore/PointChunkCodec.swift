@@ -20,12 +20,12 @@ enum PointChunkCodec {
     static let pointsPerChunk = 256
     static let format: UInt8 = 1
 
-    static func encode(_ points: ArraySlice<StoredPoint>) -> [UInt8] {
+    static func encode(_ points: ArraySlice<QuantisedPoint>) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(16 + points.count * 14)
         out.append(format)
         putVarint(UInt64(points.count), &out)
-        var prev = StoredPoint(time: 0, latitude: 0, longitude: 0, speed: 0, track: 0, altitude: 0, eph: 0)
+        var prev = QuantisedPoint(time: 0, latitude: 0, longitude: 0, speed: 0, track: 0, altitude: 0, eph: 0)
         var step = (time: Int64(0), latitude: Int64(0), longitude: Int64(0))
         for p in points {
             let dt = p.time &- prev.time, ddt = dt &- step.time
@@ -51,7 +51,7 @@ enum PointChunkCodec {
     }
 
     /// Decodes a chunk; throws ``TripIndexError/damaged(_:)`` for a bad CRC, format or length.
-    static func decode(_ bytes: [UInt8]) throws(TripIndexError) -> [StoredPoint] {
+    static func decode(_ bytes: [UInt8]) throws(TripIndexError) -> [QuantisedPoint] {
         guard bytes.count >= 6 else { throw .damaged("a point chunk of \(bytes.count) bytes") }
         let body = bytes.count - 4
         let stored = UInt32(bytes[body]) | UInt32(bytes[body + 1]) << 8 | UInt32(bytes[body + 2]) << 16
@@ -74,9 +74,9 @@ enum PointChunkCodec {
         }
         let count = Int(truncatingIfNeeded: try next())
         guard count >= 0, count <= pointsPerChunk else { throw .damaged("a point chunk claims \(count) points") }
-        var out: [StoredPoint] = []
+        var out: [QuantisedPoint] = []
         out.reserveCapacity(count)
-        var p = StoredPoint(time: 0, latitude: 0, longitude: 0, speed: 0, track: 0, altitude: 0, eph: 0)
+        var p = QuantisedPoint(time: 0, latitude: 0, longitude: 0, speed: 0, track: 0, altitude: 0, eph: 0)
         var step = (time: Int64(0), latitude: Int64(0), longitude: Int64(0))
         for _ in 0..<count {
             let t = try next()

@@ -2,6 +2,7 @@
 internal import Foundation
 internal import GRDB
 internal import LogbookCore
+internal import LogbookJournal
 
 /// A row of `trips` while the projector works on it.
 struct TripRow: Sendable {
@@ -86,7 +87,7 @@ struct TripRow: Sendable {
     }
 
     /// Folds a stored point into the running figures of an open trip.
-    mutating func add(_ p: StoredPoint) {
+    mutating func add(_ p: QuantisedPoint) {
         let lat = p.latitudeDegrees, lon = p.longitudeDegrees
         if points == 0 {
             firstPointAt = p.time

@@ -2,6 +2,7 @@
 #if canImport(Glibc)
     import Glibc
 #endif
+internal import LogbookPOSIX
 
 /// A small blocking HTTP/1.1 client for the uplink's HTTP sinks (OwnTracks Recorder,
 /// Overland, OsmAnd/Traccar): one keep-alive connection over a plain TCP socket, requests
@@ -89,7 +90,7 @@ public final class HTTPClient {
                 fd = s
                 return
             }
-            lastError = String(cString: strerror(errno))
+            lastError = SystemError.text(errno)
             close(s)
         }
         throw .connection("\(url.host):\(url.port): \(lastError)")
@@ -100,7 +101,7 @@ public final class HTTPClient {
         while sent < bytes.count {
             let n = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + sent, bytes.count - sent, Int32(MSG_NOSIGNAL)) }
             if n < 0, errno == EINTR { continue }
-            guard n > 0 else { throw .connection("\(url.host):\(url.port): send failed: \(String(cString: strerror(errno)))") }
+            guard n > 0 else { throw .connection("\(url.host):\(url.port): send failed: \(SystemError.text(errno))") }
             sent += n
         }
     }
@@ -116,7 +117,7 @@ public final class HTTPClient {
             }
             if n == 0 { return false }
             if errno == EINTR { continue }
-            let why = errno == EAGAIN || errno == EWOULDBLOCK ? "no answer within \(Int(timeout)) s" : String(cString: strerror(errno))
+            let why = errno == EAGAIN || errno == EWOULDBLOCK ? "no answer within \(Int(timeout)) s" : SystemError.text(errno)
             throw .connection("\(url.host):\(url.port): \(why)")
         }
     }

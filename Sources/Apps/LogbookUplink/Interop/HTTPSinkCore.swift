@@ -2,6 +2,7 @@
 import LogbookCore
 import Logging
 import Synchronization
+internal import LogbookPOSIX
 
 /// What the HTTP sinks (OwnTracks over HTTP, Overland, OsmAnd) share: the connection, the
 /// backoff, the sent mark and the parking of refused messages.
@@ -45,8 +46,8 @@ final class HTTPSinkCore: @unchecked Sendable {
     var lastError: String? { state.withLock { $0.error } }
 
     /// False while backing off after a failure.
-    func becomeReady() -> Bool { UplinkClock.monotonic() >= state.withLock { $0.notBefore } }
-    var retryDelay: Double { max(0.05, state.withLock { $0.notBefore } - UplinkClock.monotonic()) }
+    func becomeReady() -> Bool { MonotonicClock.seconds() >= state.withLock { $0.notBefore } }
+    var retryDelay: Double { max(0.05, state.withLock { $0.notBefore } - MonotonicClock.seconds()) }
 
     /// Sends message `seq` unless acknowledged before; `accepted` judges a 2xx reply's body.
     func deliver(
@@ -86,7 +87,7 @@ final class HTTPSinkCore: @unchecked Sendable {
     private func fail(_ why: String) {
         let changed = state.withLock { s -> Bool in
             s.connected = false
-            s.notBefore = UplinkClock.monotonic() + s.backoff
+            s.notBefore = MonotonicClock.seconds() + s.backoff
             s.backoff = min(reconnectMax, s.backoff * 2)
             defer { s.error = why }
             return s.error != why
@@ -101,7 +102,7 @@ final class HTTPSinkCore: @unchecked Sendable {
             "sink": "\(name)", "seq": "\(seq)", "status": "\(reply.status)", "reply": "\(reply.text.prefix(200))",
         ])
         let line = JSONValue.object([
-            ("at", .string(ISO8601.format(GPSTime(nanoseconds: UplinkClock.wallNanoseconds())))), ("seq", .number(Double(seq))),
+            ("at", .string(ISO8601.format(GPSTime(nanoseconds: WallClock.nanoseconds())))), ("seq", .number(Double(seq))),
             ("status", .number(Double(reply.status))), ("reply", .string(String(reply.text.prefix(1000)))),
             ("target", .string(target)), ("body", .string(String(decoding: body.prefix(8192), as: UTF8.self))),
         ]).serialized + "\n"

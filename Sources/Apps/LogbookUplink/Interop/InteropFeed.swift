@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 import LogbookCore
 import LogbookJournal
+internal import LogbookPOSIX
 
 /// One message for a receiver that knows positions, not journals: a point with its vehicle
 /// and what is known of the car, or a trip's end (the OsmAnd sink reports the ignition off).
@@ -43,7 +44,7 @@ struct InteropFeed {
     }
 
     private mutating func odometerKm(_ vehicle: String) -> Double? {
-        if view == nil { view = LedgerView(ledger: ledger, configured: [], now: GPSTime(nanoseconds: UplinkClock.wallNanoseconds())) }
+        if view == nil { view = LedgerView(ledger: ledger, configured: [], now: GPSTime(nanoseconds: WallClock.nanoseconds())) }
         return view?[vehicle]?.odometerKm
     }
 

@@ -2,6 +2,7 @@
 public import LogbookCore
 public import LogbookJournal
 public import Logging
+internal import LogbookPOSIX
 
 /// The car as an OwnTracks device: one `_type: location` message per point (and
 /// `_type: transition` for place events), over MQTT to `owntracks/USER/DEVICE` (QoS 1,
@@ -75,13 +76,13 @@ public final class OwnTracksSink: UplinkSink, @unchecked Sendable {
             for (_, message) in payloads(items, &next, http: false) {
                 pending.insert(try mqtt.publish(topic: topic, payload: Array(message.serialized.utf8), qos: 1, retain: false))
             }
-            var quietSince = UplinkClock.monotonic()
+            var quietSince = MonotonicClock.seconds()
             while !pending.isEmpty {
                 let before = pending.count
                 pending = mqtt.waitForAcknowledgements(pending, timeout: 1, signal: signal)
                 if signal.isStopped { throw .stopped }
-                if pending.count < before || !mqtt.isConnected { quietSince = UplinkClock.monotonic() }
-                if UplinkClock.monotonic() - quietSince > 60 { throw .connection("broker did not acknowledge \(pending.count) OwnTracks message(s)") }
+                if pending.count < before || !mqtt.isConnected { quietSince = MonotonicClock.seconds() }
+                if MonotonicClock.seconds() - quietSince > 60 { throw .connection("broker did not acknowledge \(pending.count) OwnTracks message(s)") }
             }
         }
         feed = next

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 internal import Synchronization
+internal import LogbookPOSIX
 
 /// Limits password guesses: per client address and overall, as token buckets that only
 /// failed attempts drain. Once a bucket is empty, attempts are refused (HTTP 429) before the
@@ -29,11 +30,11 @@ package final class LoginLimiter: Sendable {
 
     package init(policy: Policy = Policy()) {
         self.policy = policy
-        self.state = Mutex(State(global: Bucket(tokens: policy.globalBurst, updated: WallClock.monotonic())))
+        self.state = Mutex(State(global: Bucket(tokens: policy.globalBurst, updated: MonotonicClock.seconds())))
     }
 
     /// Nil when `client` may try a password now; else the seconds until it may.
-    package func wait(for client: String, now: Double = WallClock.monotonic()) -> Double? {
+    package func wait(for client: String, now: Double = MonotonicClock.seconds()) -> Double? {
         state.withLock { s in
             let g = refilled(s.global, burst: policy.globalBurst, every: policy.globalRefill, now: now)
             let c = s.clients[client].map { refilled($0, burst: policy.perClientBurst, every: policy.perClientRefill, now: now) }
@@ -45,7 +46,7 @@ package final class LoginLimiter: Sendable {
     }
 
     /// Records a failed attempt by `client`.
-    package func failed(_ client: String, now: Double = WallClock.monotonic()) {
+    package func failed(_ client: String, now: Double = MonotonicClock.seconds()) {
         state.withLock { s in
             s.global = refilled(s.global, burst: policy.globalBurst, every: policy.globalRefill, now: now)
             s.global.tokens -= 1

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-internal import Crypto
+internal import LogbookPOSIX
+internal import LogbookSodium
 internal import Synchronization
 
 /// A signed-in browser (or, without a password, any browser on this machine): what the
@@ -22,7 +23,7 @@ package struct Session: Sendable, Hashable {
 /// may happen at every ignition) and changing the password ends every session. Without a
 /// password the key is random per process: the cookie then only carries the CSRF token.
 package final class SessionAuthority: Sendable {
-    private let key: SymmetricKey
+    private let key: [UInt8]
     private let passwordMAC: [UInt8]?
     package let lifetime: Double
     /// Nonces of sessions ended by logout, until they would have expired anyway.
@@ -32,31 +33,30 @@ package final class SessionAuthority: Sendable {
     package static let cookieName = "logbook_session"
 
     package init(password: String?, lifetime: Double) {
-        let key: SymmetricKey
+        let key: [UInt8]
         if let password {
-            key = HKDF<SHA256>.deriveKey(
-                inputKeyMaterial: SymmetricKey(data: Array(password.utf8)), info: Array("logbook-web session v1".utf8),
-                outputByteCount: 32)
+            key = HMACSHA256.deriveKey(
+                inputKeyMaterial: Array(password.utf8), info: Array("logbook-web session v1".utf8), outputByteCount: 32)
         } else {
-            key = SymmetricKey(size: .bits256)
+            key = Sodium.randomBytes(32)
         }
         self.key = key
         self.lifetime = lifetime
-        self.passwordMAC = password.map { Array(HMAC<SHA256>.authenticationCode(for: Array($0.utf8), using: key)) }
+        self.passwordMAC = password.map { HMACSHA256.authenticationCode(for: Array($0.utf8), key: key) }
     }
 
     /// True when `candidate` is the password (compared in constant time through MACs).
     package func checkPassword(_ candidate: String) -> Bool {
         guard let passwordMAC else { return false }
-        let mac = HMAC<SHA256>.authenticationCode(for: Array(candidate.utf8), using: key)
+        let mac = HMACSHA256.authenticationCode(for: Array(candidate.utf8), key: key)
         var difference: UInt8 = 0
-        for (a, b) in zip(Array(mac), passwordMAC) { difference |= a ^ b }
+        for (a, b) in zip(mac, passwordMAC) { difference |= a ^ b }
         return difference == 0
     }
 
     /// A new session and its cookie value.
-    package func issue(authenticated: Bool, now: Double = WallClock.now()) -> (cookie: String, session: Session) {
-        let nonce = Self.hex((0..<16).map { _ in UInt8.random(in: 0...255) })
+    package func issue(authenticated: Bool, now: Double = WallClock.seconds()) -> (cookie: String, session: Session) {
+        let nonce = Hex.encode((0..<16).map { _ in UInt8.random(in: 0...255) })
         let expires = (now + lifetime).rounded(.down)
         let body = "1.\(Int64(expires)).\(authenticated ? 1 : 0).\(nonce)"
         let session = Session(nonce: nonce, expires: expires, csrfToken: csrfToken(nonce), authenticated: authenticated)
@@ -64,7 +64,7 @@ package final class SessionAuthority: Sendable {
     }
 
     /// The session a cookie value stands for, or nil when it is forged, expired or revoked.
-    package func session(fromCookie value: String, now: Double = WallClock.now()) -> Session? {
+    package func session(fromCookie value: String, now: Double = WallClock.seconds()) -> Session? {
         let parts = value.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 5, parts[0] == "1", let expires = Int64(parts[1]), parts[2] == "0" || parts[2] == "1",
             parts[3].count == 32
@@ -77,7 +77,7 @@ package final class SessionAuthority: Sendable {
     }
 
     /// Ends a session before it expires (logout).
-    package func revoke(_ session: Session, now: Double = WallClock.now()) {
+    package func revoke(_ session: Session, now: Double = WallClock.seconds()) {
         revoked.withLock { list in
             list = list.filter { $0.value > now }
             if list.count < 10_000 { list[session.nonce] = session.expires }
@@ -93,7 +93,7 @@ package final class SessionAuthority: Sendable {
     private func csrfToken(_ nonce: String) -> String { mac("csrf:" + nonce) }
 
     private func mac(_ text: String) -> String {
-        Self.hex(Array(HMAC<SHA256>.authenticationCode(for: Array(text.utf8), using: key)))
+        Hex.encode(HMACSHA256.authenticationCode(for: Array(text.utf8), key: key))
     }
 
     static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
@@ -102,16 +102,5 @@ package final class SessionAuthority: Sendable {
         var difference: UInt8 = 0
         for i in x.indices { difference |= x[i] ^ y[i] }
         return difference == 0
-    }
-
-    static func hex(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var out = [UInt8]()
-        out.reserveCapacity(bytes.count * 2)
-        for b in bytes {
-            out.append(digits[Int(b >> 4)])
-            out.append(digits[Int(b & 15)])
-        }
-        return String(decoding: out, as: UTF8.self)
     }
 }

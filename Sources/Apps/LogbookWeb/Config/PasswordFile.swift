@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 package import LogbookConfig
+internal import LogbookPOSIX
 #if canImport(Glibc)
     internal import Glibc
 #endif
@@ -23,7 +24,7 @@ package enum PasswordFile {
         guard path.hasPrefix("/") else { throw ConfigError(key: key, file: file, problem: "must be an absolute path, got \"\(path)\"") }
         var st = stat()
         guard stat(path, &st) == 0 else {
-            throw ConfigError(key: key, file: file, problem: "cannot read \(path): \(String(cString: strerror(errno)))")
+            throw ConfigError(key: key, file: file, problem: "cannot read \(path): \(SystemError.text(errno))")
         }
         if checkMode, st.st_mode & S_IROTH != 0 {
             throw ConfigError(key: key, file: file, problem: "\(path) is readable by everyone; chmod o-rwx it (0640 root:logbook-web)")

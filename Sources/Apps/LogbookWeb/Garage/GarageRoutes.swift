@@ -7,6 +7,7 @@ internal import LogbookGarageStore
 internal import LogbookPlaces
 internal import LogbookRecords
 internal import LogbookStore
+internal import LogbookPOSIX
 
 extension WebApp {
     /// `/api/stats`, `/api/garage`, `/api/fuel`, `/api/odometer`, `/api/places` and
@@ -104,7 +105,7 @@ extension WebApp {
 
 /// The wall clock as a ``GPSTime`` (UTC nanoseconds since 1970, as the CLI stamps entries).
 enum GPSClock {
-    static func now() -> GPSTime { GPSTime(nanoseconds: Int64((WallClock.now() * 1e9).rounded())) }
+    static func now() -> GPSTime { GPSTime(nanoseconds: WallClock.nanoseconds()) }
 }
 
 /// Garage records as the API shows them.

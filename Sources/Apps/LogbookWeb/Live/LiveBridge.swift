@@ -5,6 +5,7 @@ internal import LogbookControl
 internal import LogbookCore
 internal import ServiceLifecycle
 internal import Synchronization
+internal import LogbookPOSIX
 
 /// Brings the daemon's live state to any number of browsers with one `watch` connection.
 ///
@@ -58,13 +59,13 @@ package final class LiveBridge: Service, Sendable {
             let id = s.nextID
             s.nextID += 1
             s.subscribers[id] = continuation
-            if let latest = s.latest, s.watching || WallClock.monotonic() - latest.receivedAt < 3 { continuation.yield(latest) }
+            if let latest = s.latest, s.watching || MonotonicClock.seconds() - latest.receivedAt < 3 { continuation.yield(latest) }
             return id
         }
         continuation.onTermination = { [weak self] _ in
             self?.state.withLock { s in
                 s.subscribers[id] = nil
-                if s.subscribers.isEmpty { s.lastLeft = WallClock.monotonic() }
+                if s.subscribers.isEmpty { s.lastLeft = MonotonicClock.seconds() }
             }
         }
         wake.signal()
@@ -80,14 +81,16 @@ package final class LiveBridge: Service, Sendable {
 
     /// The current document: the watch stream's newest while it runs, else `live.json`.
     package func current() throws(LiveFile.Problem) -> LiveDocument {
-        let now = WallClock.monotonic()
+        let now = MonotonicClock.seconds()
         if let latest = state.withLock({ s in s.watching ? s.latest : nil }), now - latest.receivedAt < 3 { return latest }
         return try file.read(now: now)
     }
 
     package func run() async throws {
-        let started = startThread { [self] in loop() }
-        guard started else { throw LiveBridgeError.threadNotStarted }
+        do {
+            // Its own thread: the control socket's `watch` blocks in `poll`.
+            try NamedThread.start(name: "lb-web-live") { [self] in loop() }
+        } catch { throw LiveBridgeError.threadNotStarted }
         try? await gracefulShutdown()
         stop()
     }
@@ -105,7 +108,7 @@ package final class LiveBridge: Service, Sendable {
     private var stopped: Bool { state.withLock { $0.stopped } }
 
     private var hasDemand: Bool {
-        state.withLock { s in !s.subscribers.isEmpty || WallClock.monotonic() - s.lastLeft < options.linger }
+        state.withLock { s in !s.subscribers.isEmpty || MonotonicClock.seconds() - s.lastLeft < options.linger }
     }
 
     private func loop() {
@@ -129,7 +132,7 @@ package final class LiveBridge: Service, Sendable {
                 defer { state.withLock { $0.watching = false } }
                 while !stopped, hasDemand {
                     let (json, text) = try client.readReply(timeout: options.readTimeout)
-                    publish(LiveDocument(text: text, json: json, origin: .socket, receivedAt: WallClock.monotonic()))
+                    publish(LiveDocument(text: text, json: json, origin: .socket, receivedAt: MonotonicClock.seconds()))
                 }
             } catch {
                 if outage == nil {
@@ -144,7 +147,7 @@ package final class LiveBridge: Service, Sendable {
 
     /// Reads `live.json` every ``Options/fileInterval`` for `seconds`, publishing what changed.
     private func followFile(for seconds: Double) {
-        let until = WallClock.monotonic() + seconds
+        let until = MonotonicClock.seconds() + seconds
         repeat {
             if let doc = try? file.read() {
                 let changed = state.withLock { s in
@@ -152,10 +155,10 @@ package final class LiveBridge: Service, Sendable {
                 }
                 if changed { publish(doc) }
             }
-            let left = until - WallClock.monotonic()
+            let left = until - MonotonicClock.seconds()
             guard left > 0 else { break }
             _ = wake.wait(timeout: .now() + min(options.fileInterval, left))
-        } while !stopped && hasDemand && WallClock.monotonic() < until
+        } while !stopped && hasDemand && MonotonicClock.seconds() < until
     }
 
     private func publish(_ doc: LiveDocument) {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 internal import LogbookCore
+internal import LogbookPOSIX
 #if canImport(Glibc)
     internal import Glibc
 #endif
@@ -23,12 +24,12 @@ package struct LiveFile: Sendable {
     }
 
     /// The document in the file.
-    package func read(now: Double = WallClock.monotonic()) throws(Problem) -> LiveDocument {
+    package func read(now: Double = MonotonicClock.seconds()) throws(Problem) -> LiveDocument {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
             throw errno == ENOENT
                 ? .missing("logbookd is not running: no live state at \(path)")
-                : .unreadable("cannot read \(path): \(String(cString: strerror(errno)))")
+                : .unreadable("cannot read \(path): \(SystemError.text(errno))")
         }
         defer { close(fd) }
         var bytes: [UInt8] = []

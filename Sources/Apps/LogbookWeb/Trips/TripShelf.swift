@@ -4,6 +4,7 @@ internal import HTTPTypes
 internal import LogbookCore
 package import LogbookStore
 internal import Synchronization
+internal import LogbookPOSIX
 
 /// The trip index as the web app reads it: opened once, caught up with the journal at most
 /// every ``Options/catchUpInterval`` seconds, queried on threads of its own.
@@ -77,7 +78,7 @@ package final class TripShelf: Sendable {
         try state.withLock { s throws -> TripIndex in
             let index = try s.index ?? TripIndex.open(path: path, journalDirectory: journalDirectory, options: indexOptions)
             s.index = index
-            let now = WallClock.monotonic()
+            let now = MonotonicClock.seconds()
             guard now - s.caughtUpAt >= options.catchUpInterval else { return index }
             do throws(TripIndexError) {
                 _ = try index.catchUp()
@@ -88,7 +89,7 @@ package final class TripShelf: Sendable {
                 let fresh = try TripIndex.replace(path: path, journalDirectory: journalDirectory, options: indexOptions)
                 _ = try fresh.rebuild()
                 s.index = fresh
-                s.caughtUpAt = WallClock.monotonic()
+                s.caughtUpAt = MonotonicClock.seconds()
                 return fresh
             }
             s.caughtUpAt = now
@@ -103,7 +104,7 @@ package final class TripShelf: Sendable {
             let fresh = try TripIndex.replace(path: path, journalDirectory: journalDirectory, options: indexOptions)
             _ = try fresh.rebuild()
             s.index = fresh
-            s.caughtUpAt = WallClock.monotonic()
+            s.caughtUpAt = MonotonicClock.seconds()
             return fresh
         }
     }

@@ -1,18 +1,18 @@
 // SPDX-License-Identifier: MIT
-internal import CLogbookSystemd
-internal import Dispatch
+internal import CLogbookPOSIX
 internal import Synchronization
 #if canImport(Glibc)
     internal import Glibc
 #endif
 
 /// Requests a loop thread reads when its wake descriptor fires.
-struct LoopRequest: OptionSet, Sendable {
-    let rawValue: UInt8
+package struct LoopRequest: OptionSet, Sendable {
+    package let rawValue: UInt8
+    package init(rawValue: UInt8) { self.rawValue = rawValue }
     /// Leave the loop and release everything.
-    static let stop = LoopRequest(rawValue: 1)
+    package static let stop = LoopRequest(rawValue: 1)
     /// Monitor-specific (the logind inhibitor: release the delay lock now).
-    static let release = LoopRequest(rawValue: 2)
+    package static let release = LoopRequest(rawValue: 2)
 }
 
 /// The channel between a monitor's public API (any thread) and its loop thread.
@@ -20,7 +20,8 @@ struct LoopRequest: OptionSet, Sendable {
 /// Requests are bits in an atomic; an eventfd wakes the loop's `poll` so it reacts at once.
 /// The eventfd is closed when the last reference goes, i.e. after the loop has exited.
 package final class LoopControl: Sendable {
-    let wakeFD: Int32
+    /// Readable while a request waits; the loop polls it beside its own descriptors.
+    package let wakeFD: Int32
     private let requests = Atomic<UInt8>(0)
 
     init?() {
@@ -32,7 +33,7 @@ package final class LoopControl: Sendable {
     deinit { close(wakeFD) }
 
     /// Posts `request` and wakes the loop.
-    func post(_ request: LoopRequest) {
+    package func post(_ request: LoopRequest) {
         requests.bitwiseOr(request.rawValue, ordering: .acquiringAndReleasing)
         var one: UInt64 = 1
         _ = write(wakeFD, &one, MemoryLayout<UInt64>.size)
@@ -44,7 +45,7 @@ package final class LoopControl: Sendable {
     }
 
     /// Takes the posted requests except `.stop`, which stays set; drains the eventfd.
-    func take() -> LoopRequest {
+    package func take() -> LoopRequest {
         var value: UInt64 = 0
         _ = read(wakeFD, &value, MemoryLayout<UInt64>.size)
         let old = requests.bitwiseAnd(LoopRequest.stop.rawValue, ordering: .acquiringAndReleasing).oldValue
@@ -52,38 +53,23 @@ package final class LoopControl: Sendable {
     }
 }
 
-/// A boolean a loop thread publishes and any thread reads.
-final class AtomicFlag: Sendable {
-    private let storage = Atomic<Bool>(false)
-    var value: Bool {
-        get { storage.load(ordering: .acquiring) }
-        set { storage.store(newValue, ordering: .releasing) }
-    }
-}
-
-/// Box handing a closure to a new pthread.
-private final class ThreadBody {
-    let run: () -> Void
-    init(_ run: @escaping () -> Void) { self.run = run }
-}
-
-/// One monitor's dedicated OS thread: C handles are created, used and freed on it alone,
-/// and blocking `poll` never ties up a Swift concurrency pool thread.
+/// One monitor's dedicated OS thread (a ``NamedThread``): C handles are created, used and
+/// freed on it alone, and blocking `poll` never ties up a Swift concurrency pool thread.
 package final class EventLoopThread: Sendable {
     private struct Running: Sendable {
         let control: LoopControl
-        let done: DispatchSemaphore
-        let thread: pthread_t
+        let done: ConditionLock<Bool>
+        let thread: NamedThread
     }
 
     private let name: String
     private let running = Mutex<Running?>(nil)
 
     /// - Parameter name: the thread name shown by `ps -L` / `top -H` (15 bytes at most).
-    package init(name: String) { self.name = String(name.utf8.prefix(15)) ?? "logbook-loop" }
+    package init(name: String) { self.name = name }
 
     /// True while a loop runs (between `start` and `stop`).
-    var isRunning: Bool { running.withLock { $0 != nil } }
+    package var isRunning: Bool { running.withLock { $0 != nil } }
 
     /// Starts `body` on a new thread unless one runs already. `body` must return soon after
     /// `control.stopRequested` becomes true (its wake fd is readable then).
@@ -92,35 +78,22 @@ package final class EventLoopThread: Sendable {
         running.withLock { current in
             if current != nil { return true }
             guard let control = LoopControl() else { return false }
-            let done = DispatchSemaphore(value: 0)
-            let threadName = name
-            let box = Unmanaged.passRetained(
-                ThreadBody {
-                    _ = csd_set_thread_name(threadName)
-                    body(control)
-                    done.signal()
-                }
-            ).toOpaque()
-            var thread = pthread_t()
-            let rc = pthread_create(
-                &thread, nil,
-                { arg in
-                    guard let arg else { return nil }
-                    Unmanaged<ThreadBody>.fromOpaque(arg).takeRetainedValue().run()
-                    return nil
-                }, box)
-            guard rc == 0 else {
-                Unmanaged<ThreadBody>.fromOpaque(box).release()
-                return false
-            }
-            pthread_detach(thread)
+            let done = ConditionLock(false)
+            guard
+                let thread = try? NamedThread.start(
+                    name: name,
+                    body: {
+                        body(control)
+                        done.signal { $0 = true }
+                    })
+            else { return false }
             current = Running(control: control, done: done, thread: thread)
             return true
         }
     }
 
     /// Posts a request (e.g. `.release`) to the running loop; ignored when stopped.
-    func post(_ request: LoopRequest) {
+    package func post(_ request: LoopRequest) {
         running.withLock { $0?.control.post(request) }
     }
 
@@ -134,28 +107,17 @@ package final class EventLoopThread: Sendable {
             return r
         }) else { return true }
         current.control.post(.stop)
-        if pthread_equal(pthread_self(), current.thread) != 0 { return true }
-        let ms = Int(timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
-        return current.done.wait(timeout: .now() + .milliseconds(ms)) == .success
+        if current.thread.isCurrent { return true }
+        let (sum, overflow) = MonotonicClock.nanoseconds().addingReportingOverflow(nanoseconds(timeout))
+        let deadline = overflow ? UInt64.max : sum
+        return current.done.wait(until: { _ in deadline }, ready: { $0 }, then: { $0 })
     }
 }
 
-/// `poll(2)` over `fds`, retrying on EINTR; returns the number of ready descriptors or -errno.
-func pollRetrying(_ fds: inout [pollfd], timeoutMs: Int32) -> Int32 {
-    while true {
-        let n = fds.withUnsafeMutableBufferPointer { poll($0.baseAddress, nfds_t($0.count), timeoutMs) }
-        if n >= 0 { return n }
-        if errno != EINTR { return -errno }
-    }
-}
-
-/// Milliseconds in `duration`, at least 1 and at most a day (a `poll` timeout).
-func pollMilliseconds(_ duration: Duration) -> Int32 {
-    let ms = duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
-    return Int32(clamping: max(1, min(ms, 86_400_000)))
-}
-
-/// The text of `strerror(code)` for a positive errno (or a negated one from libsystemd).
-func errnoText(_ code: Int32) -> String {
-    String(cString: strerror(abs(code)))
+/// Whole nanoseconds in `duration`, at least 0, saturating.
+private func nanoseconds(_ duration: Duration) -> UInt64 {
+    let (seconds, attoseconds) = duration.components
+    guard seconds >= 0, attoseconds >= 0 else { return 0 }
+    let (whole, overflow) = UInt64(seconds).multipliedReportingOverflow(by: 1_000_000_000)
+    return overflow ? .max : whole &+ UInt64(attoseconds / 1_000_000_000)
 }

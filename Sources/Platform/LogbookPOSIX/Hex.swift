@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 
-/// Lower-case hex for keys, heads and signatures in messages, rows and files.
+/// Lower-case hex for keys, digests, chain heads, signatures and session tokens in messages,
+/// rows, reports and files.
 public enum Hex {
-    /// `bytes` as lower-case hex digits.
-    public static func encode(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef".utf8)
+    private static let digits = Array("0123456789abcdef".utf8)
+
+    /// `bytes` as lower-case hex digits, two per byte.
+    public static func encode(_ bytes: some Collection<UInt8>) -> String {
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count * 2)
         for b in bytes {
@@ -17,14 +19,13 @@ public enum Hex {
     /// The bytes of a hex string (either case, optional `\x` prefix as PostgreSQL prints
     /// bytea); nil when malformed.
     public static func decode(_ text: String) -> [UInt8]? {
-        var s = Substring(text)
-        if s.hasPrefix("\\x") { s = s.dropFirst(2) }
-        let chars = Array(s.utf8)
+        var chars = Array(text.utf8)[...]
+        if chars.starts(with: [UInt8(ascii: "\\"), UInt8(ascii: "x")]) { chars = chars.dropFirst(2) }
         guard chars.count % 2 == 0 else { return nil }
         var out: [UInt8] = []
         out.reserveCapacity(chars.count / 2)
-        var i = 0
-        while i < chars.count {
+        var i = chars.startIndex
+        while i < chars.endIndex {
             guard let hi = value(chars[i]), let lo = value(chars[i + 1]) else { return nil }
             out.append(hi << 4 | lo)
             i += 2

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Builds the release binaries as the .deb ships them: --static-swift-stdlib, warnings as errors,
+# logbookd linked with its order file (Package.swift, LOGBOOK_HOT_TEXT).
+#
+# The order file is a build product of this machine: bench/hot-text.sh profiles this checkout's
+# logbookd on the Swiss drive and writes .build/hot-text/logbookd.ld. It is made again when it is
+# missing or older than anything under Sources/ or Package.swift, so the list always matches the
+# code and the architecture being built (on a Pi: arm64). LOGBOOK_HOT_TEXT=FILE uses FILE as it is.
+#
+# Usage: scripts/build-release.sh [swift build arguments, e.g. --product logbookd]
+# Prints the order file's path on stderr; the binaries are in `swift build -c release --show-bin-path`.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+order="${LOGBOOK_HOT_TEXT:-}"
+if [ -z "$order" ]; then
+    order=.build/hot-text/logbookd.ld
+    newer="$( [ -f "$order" ] && find Sources Package.swift -newer "$order" -print -quit || echo missing)"
+    if [ -n "$newer" ]; then
+        echo "build-release: profiling logbookd for its order file (${newer}: newer than the list)" >&2
+        bench/hot-text.sh "$order" >/dev/null
+    fi
+fi
+echo "build-release: order file $order" >&2
+bin="$(swift build -c release --show-bin-path)"
+# The link does not track the order file: a changed list needs a new link.
+[ "$order" -nt "$bin/logbookd" ] && rm -f "$bin/logbookd"
+LOGBOOK_HOT_TEXT="$order" swift build -c release --static-swift-stdlib -Xswiftc -warnings-as-errors "$@" >&2
