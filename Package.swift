@@ -108,7 +108,7 @@ let package = Package(
         module("Ingest", "LogbookGPIO", ["CLogbookGPIOD", "LogbookCore", "LogbookSystemd", log]),
 
         // ── Journal: the single source of truth, and the protocol that writes to it ──
-        module("Journal", "LogbookJournal", ["LogbookCore", "LogbookRecords", "LogbookSodium", log]),
+        module("Journal", "LogbookJournal", ["LogbookCore", "LogbookRecords", "LogbookPOSIX", "LogbookSodium", log]),
         // The control-socket protocol shared by the daemon, the CLI and the web app: commands,
         // request parsing, replies, error codes, and a blocking client.
         module("Journal", "LogbookControl", ["LogbookCore", "LogbookRecords"]),
@@ -131,7 +131,7 @@ let package = Package(
         module(
             "Apps", "LogbookDaemon",
             [
-                "LogbookCore", "LogbookSettings", "LogbookRecords", "LogbookControl", "LogbookJournal",
+                "LogbookCore", "LogbookSettings", "LogbookRecords", "LogbookControl", "LogbookJournal", "LogbookPOSIX",
                 "LogbookGPSD", "LogbookSystemd", "LogbookGPIO", "LogbookGarage", log, serviceLifecycle, unixSignals,
             ]),
         program(
@@ -161,7 +161,7 @@ let package = Package(
             "Apps", "logbook",
             [
                 "LogbookCore", "LogbookConfig", "LogbookSettings", "LogbookRecords", "LogbookControl", "LogbookJournal",
-                "LogbookStore", "LogbookExport", "LogbookPlaces", "LogbookGarage", "LogbookGarageStore",
+                "LogbookPOSIX", "LogbookStore", "LogbookExport", "LogbookPlaces", "LogbookGarage", "LogbookGarageStore",
                 "LogbookUplink", "LogbookPostgres",  // uplink status, verify --witness
                 argumentParser,
             ]),
@@ -183,7 +183,7 @@ let package = Package(
             ["LogbookWeb", "LogbookSystemd", .product(name: "Hummingbird", package: "hummingbird"), argumentParser, log]),
         // The journal to MQTT (Home Assistant) and PostgreSQL: follower, cursors, sinks as Services.
         module(
-            "Apps", "LogbookUplink", ["LogbookCore", "LogbookConfig", "LogbookJournal", crypto, log, serviceLifecycle]),
+            "Apps", "LogbookUplink", ["LogbookCore", "LogbookConfig", "LogbookJournal", "LogbookPOSIX", crypto, log, serviceLifecycle]),
         // The uplink's adapters, beside it because they implement its ports (MQTTTransport,
         // SQLConnection): the only importers of libmosquitto and libpq.
         cModule("Apps", "CLogbookMosquitto", pkgConfig: "libmosquitto", apt: ["libmosquitto-dev"]),
@@ -216,6 +216,7 @@ let package = Package(
         // ── Tests, by the module they test ──
         .testTarget(name: "LogbookCoreTests", dependencies: ["LogbookCore", "LogbookTestSupport"]),
         .testTarget(name: "LogbookConfigTests", dependencies: ["LogbookConfig", "LogbookTestSupport"]),
+        .testTarget(name: "LogbookPOSIXTests", dependencies: ["LogbookPOSIX", "LogbookTestSupport"]),
         .testTarget(name: "LogbookSystemdTests", dependencies: ["LogbookSystemd", "LogbookTestSupport", log]),
         .testTarget(name: "LogbookGPSDTests", dependencies: ["LogbookGPSD", "LogbookCore", "LogbookTestSupport", log]),
         // Without GPIO hardware only the error path and stop are testable (see GPIOIgnitionMonitor).

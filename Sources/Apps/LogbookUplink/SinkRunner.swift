@@ -111,7 +111,7 @@ public final class SinkRunner: Service, Sendable {
                 status.lastErrorAt = UplinkClock.wallNanoseconds()
             }
             status.updatedAt = UplinkClock.wallNanoseconds()
-            try? AtomicFile.write(Array((status.json.serialized + "\n").utf8),
+            try? UplinkFile.write(Array((status.json.serialized + "\n").utf8),
                                   to: UplinkStatus.path(runtimeDirectory: runtimeDirectory, sink: sink.name), durable: false)
         }
         logger.info("uplink sink starting", metadata: [
