@@ -131,6 +131,8 @@ public struct Settings: Sendable {
         }
         try reader.rejectUnknownKeys(owned: ConfigTables.daemon)
         try config.apply(overrides)
+        let runtimeKey = overrides.runtimeDirectory != nil ? "--runtime-dir" : "runtime_dir"
+        try SocketPath.check(config.controlSocketPath, key: config.controlSocket != nil ? "control.socket" : runtimeKey, file: source)
         return config
     }
 

@@ -89,6 +89,8 @@ package struct WebConfiguration: Sendable {
         try config.read(&reader, file: source)
         try reader.rejectUnknownKeys(owned: ConfigTables.web.union(ConfigTables.readers))
         try config.apply(overrides)
+        let runtimeKey = overrides.runtimeDirectory != nil ? "--runtime-dir" : "runtime_dir"
+        try SocketPath.check(config.controlSocketPath, key: config.controlSocket != nil ? "control.socket" : runtimeKey, file: source)
         try config.loadPassword(file: source, environment: environment)
         guard config.listen.isLoopback || config.password != nil else {
             throw ConfigError(
