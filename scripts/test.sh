@@ -9,6 +9,10 @@ cd "$(dirname "$0")/.."
 
 scripts/install-deps.sh
 flags=(-Xswiftc -warnings-as-errors)
+# The recorded drives come out of gpsd dated 2028-2029 (its 1024-week rule): on a machine whose
+# clock is synchronised that is years ahead, and logbookd would refuse every fix as dated in the
+# future. Every daemon the tests start judges fixes by the fixes instead ([trip] trust_system_clock).
+export LOGBOOKD_TRIP_TRUST_SYSTEM_CLOCK=false
 
 echo "== swift build (debug, tests)"
 swift build --build-tests "${flags[@]}"
