@@ -113,7 +113,8 @@ public final class JournalWriter: Sendable {
     }
 
     /// Buffers `record` for the next group commit and returns its sequence number (of its last
-    /// point for `.points`). Never waits on the disk. A trip end triggers an immediate commit.
+    /// point for `.points`). Never waits on the disk. A trip end and a user entry trigger an
+    /// immediate commit.
     ///
     /// - Throws: ``JournalError/closed`` after ``close()``; ``JournalError/backlogFull(lastError:)``
     ///   when commits keep failing and the in-memory backlog is full; ``JournalError/configuration(_:)``
@@ -183,7 +184,9 @@ public final class JournalWriter: Sendable {
                 wake = true
             }
             switch record {
-            case .tripEnded:
+            case .tripEnded, .entry:
+                // A trip's end, and a person's entry (a fill-up, a classification: rare, and
+                // someone waits for the answer), are committed now, not at the next group commit.
                 s.commitNow = true
                 wake = true
             case .tripStarted(let t):
