@@ -170,7 +170,7 @@ let package = Package(
             "Apps", "LogbookWeb",
             [
                 "LogbookCore", "LogbookConfig", "LogbookRecords", "LogbookControl", "LogbookStore", "LogbookExport",
-                "LogbookGarage", "LogbookGarageStore", "LogbookPlaces",
+                "LogbookGarage", "LogbookGarageStore", "LogbookPlaces", "LogbookPOSIX",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),

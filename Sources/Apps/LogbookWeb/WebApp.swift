@@ -2,6 +2,10 @@
 package import Hummingbird
 package import Logging
 package import NIOCore
+internal import LogbookPOSIX
+#if canImport(Glibc)
+    internal import Glibc
+#endif
 
 /// Everything a request handler may use, built once from the configuration.
 package struct WebApp: Sendable {
@@ -15,13 +19,22 @@ package struct WebApp: Sendable {
     package let shelf: TripShelf
     package let places: PlaceBundleCache
 
-    package init(configuration: WebConfiguration, logger: Logger, liveOptions: LiveBridge.Options = LiveBridge.Options()) {
+    /// - Throws: ``AtomicFileError`` when the sessions file (the logouts) cannot be read or
+    ///   written: `logbook-web` reports it as a config error naming `web.state_dir`.
+    package init(configuration: WebConfiguration, logger: Logger, liveOptions: LiveBridge.Options = LiveBridge.Options()) throws {
         self.configuration = configuration
         self.logger = logger
         self.live = LiveBridge(
             socketPath: configuration.controlSocketPath, liveStatePath: configuration.liveStatePath, options: liveOptions, logger: logger)
         self.control = ControlGateway(socketPath: configuration.controlSocketPath)
-        self.authority = SessionAuthority(password: configuration.password, lifetime: configuration.sessionLifetime)
+        // Logouts are kept only with a password: without one a cookie proves nothing.
+        var store: RevokedSessions?
+        if configuration.requiresLogin {
+            let directory = configuration.webStateDirectory
+            if mkdir(directory, 0o700) != 0, errno != EEXIST { throw AtomicFileError.system(.current("mkdir", path: directory)) }
+            store = RevokedSessions(path: configuration.sessionsPath)
+        }
+        self.authority = try SessionAuthority(password: configuration.password, lifetime: configuration.sessionLifetime, store: store)
         self.limiter = LoginLimiter()
         self.assets = Assets.shared
         self.shelf = TripShelf(
@@ -62,8 +75,8 @@ package struct WebApp: Sendable {
 ///   - onServerRunning: called with the bound address once the server listens (port 0 in tests).
 package func buildApplication(
     configuration: WebConfiguration, logger: Logger, onServerRunning: @escaping @Sendable (SocketAddress?) async -> Void = { _ in }
-) -> some ApplicationProtocol {
-    buildApplication(WebApp(configuration: configuration, logger: logger), onServerRunning: onServerRunning)
+) throws -> some ApplicationProtocol {
+    buildApplication(try WebApp(configuration: configuration, logger: logger), onServerRunning: onServerRunning)
 }
 
 /// Builds the application around an existing ``WebApp`` (tests inspect its parts).

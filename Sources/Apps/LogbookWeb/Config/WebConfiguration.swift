@@ -39,6 +39,8 @@ package struct WebConfiguration: Sendable {
     package var placesBundle = "/usr/share/logbook/places"
     /// `[trip] bridge_gap_s`: no-fix gaps up to this long count as bridged.
     package var maxBridgedGap: Double = 900
+    /// `[web] state_dir`, when set: where the web app keeps its own state (the logouts).
+    package var configuredWebStateDirectory: String?
 
     /// The name of the systemd credential holding the password (`LoadCredential=`).
     package static let credentialName = "web-password"
@@ -71,6 +73,14 @@ package struct WebConfiguration: Sendable {
     }
     /// True when a password protects the app.
     package var requiresLogin: Bool { password != nil }
+    /// The web app's own state: `[web] state_dir`, else `/var/lib/logbook-web` for the default
+    /// state directory (systemd's `StateDirectory=`), else `<state-dir>/web`.
+    package var webStateDirectory: String {
+        if let configuredWebStateDirectory { return configuredWebStateDirectory }
+        return stateDirectory == "/var/lib/logbook" ? "/var/lib/logbook-web" : stateDirectory + "/web"
+    }
+    /// `<web state dir>/sessions.json`: the sessions ended by logout.
+    package var sessionsPath: String { webStateDirectory + "/sessions.json" }
 
     /// The configured vehicle with `id`.
     package func vehicle(_ id: String?) -> Vehicle? { id.flatMap { id in vehicles.first { $0.id == id } } }
@@ -108,6 +118,7 @@ package struct WebConfiguration: Sendable {
         if let s = try r.string("control.socket") { controlSocket = try Self.directory(s, key: "control.socket", file: file) }
         if let d = try r.double("web.session_days", in: 0.01...400) { sessionLifetime = d * 86_400 }
         if let b = try r.bool("web.secure_cookies") { secureCookies = b }
+        if let s = try r.string("web.state_dir") { configuredWebStateDirectory = try Self.directory(s, key: "web.state_dir", file: file) }
         passwordFile = try r.string("web.password_file")
         if let s = try r.string("web.log_level") {
             let levels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]
