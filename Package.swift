@@ -70,6 +70,8 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
+        // NIOHTTPTypes: the web app's connection guard sees Hummingbird's request parts.
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
     ],
     targets: [
         // ── Core: pure Swift, no C, no I/O but reading the config file ──
@@ -172,9 +174,11 @@ let package = Package(
                 "LogbookCore", "LogbookConfig", "LogbookRecords", "LogbookControl", "LogbookStore", "LogbookExport",
                 "LogbookGarage", "LogbookGarageStore", "LogbookPlaces", "LogbookPOSIX",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 crypto, log, serviceLifecycle,
             ],
             resources: [.embedInCode("Assets")]),

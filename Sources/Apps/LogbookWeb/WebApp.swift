@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 package import Hummingbird
+internal import HummingbirdCore
 package import Logging
 package import NIOCore
 internal import LogbookPOSIX
@@ -18,6 +19,8 @@ package struct WebApp: Sendable {
     package let assets: Assets
     package let shelf: TripShelf
     package let places: PlaceBundleCache
+    /// Connections open per client address (``ConnectionGuard``).
+    let connections = ConnectionGuard.Registry()
 
     /// - Throws: ``AtomicFileError`` when the sessions file (the logouts) cannot be read or
     ///   written: `logbook-web` reports it as a config error naming `web.state_dir`.
@@ -83,10 +86,27 @@ package func buildApplication(
 package func buildApplication(
     _ app: WebApp, onServerRunning: @escaping @Sendable (SocketAddress?) async -> Void = { _ in }
 ) -> some ApplicationProtocol {
-    let listen = app.configuration.listen
+    let c = app.configuration
+    let listen = c.listen
+    let limits = ConnectionGuard.Limits(
+        headerTimeout: .nanoseconds(Int64(c.headerTimeout * 1e9)), bodyTimeout: .nanoseconds(Int64(c.bodyTimeout * 1e9)),
+        idleTimeout: .nanoseconds(Int64(c.idleTimeout * 1e9)))
+    let registry = app.connections
+    let cap = ConnectionCap.effective(c.maxConnections)
+    if cap < c.maxConnections {
+        app.logger.notice(
+            "web: fewer connections than configured: the file limit allows \(cap)",
+            metadata: ["max_connections": "\(c.maxConnections)", "file_limit": "\(ConnectionCap.fileLimit ?? 0)"])
+    }
+    // A long listen queue (the kernel caps it at net.core.somaxconn, 4096 by default): when a
+    // burst of connections fills a short one, a new client's SYN is dropped and retried only
+    // after a second, so the Live page would stall behind an attack's reconnects.
     return Application(
         router: app.router(),
-        configuration: ApplicationConfiguration(address: .hostname(listen.host, port: listen.port), serverName: "logbook-web"),
+        server: .http1(configuration: .init(additionalChannelHandlers: [ConnectionGuard(limits: limits, registry: registry)])),
+        configuration: ApplicationConfiguration(
+            address: .hostname(listen.host, port: listen.port), serverName: "logbook-web", backlog: 4096,
+            availableConnectionsDelegate: MaximumAvailableConnections(cap, logger: app.logger)),
         services: [app.live],
         onServerRunning: { channel in await onServerRunning(channel.localAddress) },
         logger: app.logger)

@@ -41,6 +41,12 @@ package struct WebConfiguration: Sendable {
     package var maxBridgedGap: Double = 900
     /// `[web] state_dir`, when set: where the web app keeps its own state (the logouts).
     package var configuredWebStateDirectory: String?
+    /// `[web] max_connections`: open connections at most (also bounded by the file limit).
+    package var maxConnections = 4096
+    /// `[web] header_timeout_s`, `idle_timeout_s`, `body_timeout_s`: see ``ConnectionGuard``.
+    package var headerTimeout: Double = 10
+    package var idleTimeout: Double = 60
+    package var bodyTimeout: Double = 30
 
     /// The name of the systemd credential holding the password (`LoadCredential=`).
     package static let credentialName = "web-password"
@@ -119,6 +125,10 @@ package struct WebConfiguration: Sendable {
         if let d = try r.double("web.session_days", in: 0.01...400) { sessionLifetime = d * 86_400 }
         if let b = try r.bool("web.secure_cookies") { secureCookies = b }
         if let s = try r.string("web.state_dir") { configuredWebStateDirectory = try Self.directory(s, key: "web.state_dir", file: file) }
+        if let n = try r.integer("web.max_connections", in: 16...1_000_000) { maxConnections = n }
+        if let d = try r.double("web.header_timeout_s", in: 1...600) { headerTimeout = d }
+        if let d = try r.double("web.idle_timeout_s", in: 1...3600) { idleTimeout = d }
+        if let d = try r.double("web.body_timeout_s", in: 1...3600) { bodyTimeout = d }
         passwordFile = try r.string("web.password_file")
         if let s = try r.string("web.log_level") {
             let levels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]
