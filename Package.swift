@@ -81,7 +81,7 @@ let package = Package(
         module("Core", "LogbookConfig"),
         // The shared configuration schema every process reads from that file: directories,
         // vehicles, sources, privacy zones, trip detection, hooks (one parser, one set of rules).
-        module("Core", "LogbookSettings", ["LogbookConfig", "LogbookCore", log]),
+        module("Core", "LogbookSettings", ["LogbookConfig", "LogbookCore", "LogbookRecords", log]),
         // The typed schema of what a person enters (vehicles, fuel, odometer, service, places,
         // classifications, trip corrections): fields, validation, JSON coding, the write commands.
         module("Core", "LogbookRecords", ["LogbookCore"]),
@@ -108,22 +108,29 @@ let package = Package(
             ]),
         cModule("Ingest", "CLogbookGPIOD", pkgConfig: "libgpiod", apt: ["libgpiod-dev"]),
         module("Ingest", "LogbookGPIO", ["CLogbookGPIOD", "LogbookCore", "LogbookSystemd", log]),
+        // OBD-II through an ELM327 adapter (serial or TCP): a pure parser and dialogue, and a
+        // thread of its own for the I/O. No C library: plain Glibc.
+        module("Ingest", "LogbookOBD", ["LogbookCore", "LogbookRecords", log]),
 
         // ── Journal: the single source of truth, and the protocol that writes to it ──
         module("Journal", "LogbookJournal", ["LogbookCore", "LogbookRecords", "LogbookPOSIX", "LogbookSodium", log]),
         // The control-socket protocol shared by the daemon, the CLI and the web app: commands,
         // request parsing, replies, error codes, and a blocking client.
-        module("Journal", "LogbookControl", ["LogbookCore", "LogbookRecords"]),
+        module("Journal", "LogbookControl", ["LogbookCore", "LogbookRecords", "LogbookJournal"]),
 
         // ── Projections: built from the journal ──
         // The trip index: a rebuildable SQLite projection of the journal (GRDB).
-        module("Projections", "LogbookStore", ["LogbookCore", "LogbookConfig", "LogbookJournal", grdb]),
+        module("Projections", "LogbookStore", ["LogbookCore", "LogbookConfig", "LogbookRecords", "LogbookJournal", grdb]),
         // Offline place names (the GeoNames bundle, memory-mapped) and named places.
-        module("Projections", "LogbookPlaces", ["LogbookCore"]),
+        module("Projections", "LogbookPlaces", ["LogbookCore", "LogbookRecords"]),
         // GPX/GeoJSON/CSV and the trip picture: pure Swift, no Foundation.
         module("Projections", "LogbookExport", ["LogbookCore"]),
         // Entry fields and validation, the garage projection, economy, KPIs and the report.
         module("Projections", "LogbookGarage", ["LogbookCore", "LogbookRecords"]),
+        // GPX, GeoJSON, CSV and Google location history into trips: streaming parsers (an XML and
+        // a JSON tokenizer of its own, no Foundation) and the trip cutter that drives the pure
+        // TripEngine on the positions' own clock.
+        module("Projections", "LogbookImport", ["LogbookCore"]),
         // The garage as the trip index holds it: the CLI's and the web app's one reader.
         module(
             "Projections", "LogbookGarageStore",
@@ -134,7 +141,7 @@ let package = Package(
             "Apps", "LogbookDaemon",
             [
                 "LogbookCore", "LogbookSettings", "LogbookRecords", "LogbookControl", "LogbookJournal", "LogbookPOSIX",
-                "LogbookGPSD", "LogbookSystemd", "LogbookGPIO", "LogbookGarage", log, serviceLifecycle, unixSignals,
+                "LogbookGPSD", "LogbookSystemd", "LogbookGPIO", "LogbookOBD", "LogbookGarage", log, serviceLifecycle, unixSignals,
             ]),
         program(
             "Apps", "logbookd", ["LogbookDaemon", "LogbookSystemd", log],
@@ -164,6 +171,7 @@ let package = Package(
             [
                 "LogbookCore", "LogbookConfig", "LogbookSettings", "LogbookRecords", "LogbookControl", "LogbookJournal",
                 "LogbookPOSIX", "LogbookStore", "LogbookExport", "LogbookPlaces", "LogbookGarage", "LogbookGarageStore",
+                "LogbookImport",
                 "LogbookUplink", "LogbookPostgres",  // uplink status, verify --witness
                 argumentParser,
             ]),
@@ -171,8 +179,8 @@ let package = Package(
         module(
             "Apps", "LogbookWeb",
             [
-                "LogbookCore", "LogbookConfig", "LogbookRecords", "LogbookControl", "LogbookStore", "LogbookExport",
-                "LogbookGarage", "LogbookGarageStore", "LogbookPlaces", "LogbookPOSIX",
+                "LogbookCore", "LogbookConfig", "LogbookSettings", "LogbookRecords", "LogbookControl", "LogbookJournal",
+                "LogbookStore", "LogbookExport", "LogbookGarage", "LogbookGarageStore", "LogbookPlaces", "LogbookPOSIX",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -187,7 +195,11 @@ let package = Package(
             ["LogbookWeb", "LogbookSystemd", .product(name: "Hummingbird", package: "hummingbird"), argumentParser, log]),
         // The journal to MQTT (Home Assistant) and PostgreSQL: follower, cursors, sinks as Services.
         module(
-            "Apps", "LogbookUplink", ["LogbookCore", "LogbookConfig", "LogbookJournal", "LogbookPOSIX", crypto, log, serviceLifecycle]),
+            "Apps", "LogbookUplink",
+            [
+                "LogbookCore", "LogbookConfig", "LogbookSettings", "LogbookRecords", "LogbookJournal", "LogbookGarage",
+                "LogbookPOSIX", crypto, log, serviceLifecycle,
+            ]),
         // The uplink's adapters, beside it because they implement its ports (MQTTTransport,
         // SQLConnection): the only importers of libmosquitto and libpq.
         cModule("Apps", "CLogbookMosquitto", pkgConfig: "libmosquitto", apt: ["libmosquitto-dev"]),
@@ -199,6 +211,14 @@ let package = Package(
             [
                 "LogbookUplink", "LogbookMQTT", "LogbookPostgres", "LogbookConfig",
                 argumentParser, log, serviceLifecycle, unixSignals,
+            ],
+            // The cuts logbookd's link has (docs/memory.md): lld with compact relative
+            // relocations and no dynamic symbol table, so the static runtime's relocation
+            // table and 13,000 exported symbols are not paged in at every start.
+            linkerSettings: [
+                .unsafeFlags(
+                    ["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs", "-Xlinker", "--no-export-dynamic"],
+                    .when(platforms: [.linux]))
             ]),
 
         // ── Dev: test support, benchmarks, fuzzers ──
@@ -215,7 +235,7 @@ let package = Package(
         program("Dev", "logbook-uplink-bench", ["LogbookCore", "LogbookJournal", "LogbookTestSupport", log]),
         // libFuzzer harnesses over the parsers (scripts/fuzz.sh builds them with the fuzzer and
         // ASan; the ordinary build replays corpus files through them).
-        program("Dev", "logbook-fuzz", ["LogbookConfig", "LogbookSettings", "LogbookControl", "LogbookCore", "LogbookJournal"]),
+        program("Dev", "logbook-fuzz", ["LogbookConfig", "LogbookSettings", "LogbookControl", "LogbookCore", "LogbookJournal", "LogbookOBD"]),
 
         // ── Tests, by the module they test ──
         .testTarget(name: "LogbookCoreTests", dependencies: ["LogbookCore", "LogbookTestSupport"]),
@@ -223,34 +243,39 @@ let package = Package(
         .testTarget(name: "LogbookPOSIXTests", dependencies: ["LogbookPOSIX", "LogbookTestSupport"]),
         .testTarget(name: "LogbookSystemdTests", dependencies: ["LogbookSystemd", "LogbookTestSupport", log]),
         .testTarget(name: "LogbookGPSDTests", dependencies: ["LogbookGPSD", "LogbookCore", "LogbookTestSupport", log]),
+        .testTarget(name: "LogbookOBDTests", dependencies: ["LogbookOBD", "LogbookCore", "LogbookRecords", "LogbookTestSupport", log]),
         // Without GPIO hardware only the error path and stop are testable (see GPIOIgnitionMonitor).
         .testTarget(name: "LogbookGPIOTests", dependencies: ["LogbookGPIO", "LogbookCore", log]),
         .testTarget(
-            name: "LogbookJournalTests", dependencies: ["LogbookJournal", "LogbookCore", "LogbookTestSupport", log, crypto]),
+            name: "LogbookJournalTests",
+            dependencies: ["LogbookJournal", "LogbookCore", "LogbookRecords", "LogbookTestSupport", log, crypto]),
         .testTarget(
             name: "LogbookStoreTests", dependencies: ["LogbookStore", "LogbookCore", "LogbookJournal", "LogbookTestSupport", grdb, log]),
         .testTarget(name: "LogbookPlacesTests", dependencies: ["LogbookPlaces", "LogbookCore", "LogbookTestSupport"]),
+        .testTarget(name: "LogbookImportTests", dependencies: ["LogbookImport", "LogbookCore", "LogbookJournal", "LogbookTestSupport", log]),
         .testTarget(
             name: "LogbookExportTests", dependencies: ["LogbookExport", "LogbookCore", "LogbookJournal", "LogbookTestSupport"],
             exclude: ["Schemas"]),
         .testTarget(name: "LogbookGarageTests", dependencies: ["LogbookGarage", "LogbookRecords", "LogbookCore"]),
+        // The `logbook` command as people and scripts use it: exit codes, messages, JSON.
+        .testTarget(name: "LogbookCLITests", dependencies: ["LogbookTestSupport"]),
         .testTarget(
             name: "LogbookDaemonTests",
             dependencies: [
-                "LogbookDaemon", "LogbookConfig", "LogbookSettings", "LogbookCore", "LogbookControl", "LogbookGPSD",
-                "LogbookJournal", "LogbookTestSupport", log, serviceLifecycle,
+                "LogbookDaemon", "LogbookConfig", "LogbookSettings", "LogbookRecords", "LogbookCore", "LogbookControl",
+                "LogbookGPSD", "LogbookJournal", "LogbookOBD", "LogbookTestSupport", log, serviceLifecycle,
             ]),
         .testTarget(
             name: "LogbookWebTests",
             dependencies: [
                 "LogbookWeb", "LogbookCore", "LogbookControl", "LogbookConfig", "LogbookJournal", "LogbookGarage",
-                "LogbookRecords", "LogbookTestSupport", .product(name: "NIOCore", package: "swift-nio"), log,
+                "LogbookRecords", "LogbookStore", "LogbookTestSupport", .product(name: "NIOCore", package: "swift-nio"), log,
             ]),
         .testTarget(
             name: "LogbookUplinkTests",
             dependencies: [
                 "LogbookUplink", "LogbookMQTT", "LogbookPostgres", "LogbookJournal", "LogbookCore", "LogbookConfig",
-                "LogbookTestSupport", log,
+                "LogbookRecords", "LogbookGarage", "LogbookControl", "LogbookTestSupport", log,
             ]),
     ],
     swiftLanguageModes: [.v6]

@@ -8,7 +8,8 @@ It fails when
   - a C module (a .systemLibrary target) is imported by any module but its adapter, the one
     target that declares it as a dependency (and exactly one must);
   - an executable other than logbookd depends, directly or not, on LogbookDaemon;
-  - a target declares a dependency on a package module that none of its files imports.
+  - a target declares a dependency on a package module that none of its files imports, or
+    imports a package module that its declared dependencies do not bring.
 Prints "house: layers ok, N modules, 0 upward imports, 0 C imports outside adapters" or one
 line per problem and exits 1.
 
@@ -95,6 +96,10 @@ def main(argv):
         for d in dependency_names(t):
             if d in targets and d not in imported:
                 problems.append(f"{name} declares a dependency on {d} but no file imports it")
+        reachable = closure(name, targets)
+        for m in sorted(imported & set(targets)):
+            if m != name and m not in reachable:
+                problems.append(f"{name} imports {m}, which its declared dependencies do not bring")
     for name, t in targets.items():
         if t["type"] == "executable" and name != "logbookd" and reaches(name, "LogbookDaemon", targets):
             problems.append(f"{name}: an executable other than logbookd depends on LogbookDaemon")
@@ -105,6 +110,17 @@ def main(argv):
         return 1
     print(f"house: layers ok, {modules} modules, 0 upward imports, 0 C imports outside adapters")
     return 0
+
+
+def closure(start, targets):
+    seen, queue = set(), list(dependency_names(targets[start]))
+    while queue:
+        n = queue.pop()
+        if n in seen or n not in targets:
+            continue
+        seen.add(n)
+        queue.extend(dependency_names(targets[n]))
+    return seen
 
 
 def reaches(start, goal, targets):

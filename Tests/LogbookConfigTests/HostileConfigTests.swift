@@ -85,7 +85,7 @@ import Testing
     private func run(_ program: String, _ args: [String]) async throws -> (status: Int32, err: String) {
         let dir = try TemporaryDirectory("run")
         defer { dir.remove() }
-        FileManager.default.createFile(atPath: dir.file("err"), contents: nil)
+        _ = FileManager.default.createFile(atPath: dir.file("err"), contents: nil)
         let err = try #require(FileHandle(forWritingAtPath: dir.file("err")))
         let p = Process()
         p.executableURL = URL(fileURLWithPath: TestPaths.product(program))

@@ -2,6 +2,7 @@
 import Foundation
 import LogbookConfig
 import LogbookCore
+import LogbookRecords
 import LogbookDaemon
 import LogbookGPSD
 import LogbookSettings
@@ -64,7 +65,17 @@ import Testing
         #expect(c.sources.map(\.kind) == [.powerSupply, .motion])
         #expect(c.sources[0].signal(isOn: true).reason.rawValue == "power:ACAD")
         #expect(c.trip.motionEnabled)
-        #expect(error("[[source]]\ntype = \"power_supply\"\nsupply = \"A\"\nvehicle = \"polo\"\n")?.key == "source[0].vehicle")
+        // A source may name a vehicle only the journal knows: logbookd checks against its registry.
+        let polo = try load("[[source]]\ntype = \"power_supply\"\nsupply = \"A\"\nvehicle = \"polo\"\n")
+        do {
+            try polo.checkVehicleReferences(known: ["golf"])
+            Issue.record("a source naming an unknown vehicle was accepted")
+        } catch {
+            #expect(error.key == "source[0].vehicle")
+        }
+        try polo.checkVehicleReferences(known: ["golf", "polo"])
+        #expect(error("[[vehicle]]\nid = \"a\"\nyear = 1700\n")?.key == "vehicle[0].year")
+        #expect(error("[[vehicle]]\nid = \"a\"\nvin = \"123\"\n")?.key == "vehicle[0].vin")
         #expect(error("[[source]]\ntype = \"teleport\"\n")?.key == "source[0].type")
         #expect(error("[[source]]\ntype = \"power_supply\"\n")?.key == "source[0].supply")
         #expect(error("[[vehicle]]\nid = \"a\"\ncolour = \"red\"\n")?.key == "vehicle[0].colour")

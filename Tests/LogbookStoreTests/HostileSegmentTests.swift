@@ -33,7 +33,7 @@ import Testing
         p.environment = env
         let errFile = try TemporaryDirectory("seg")
         defer { errFile.remove() }
-        FileManager.default.createFile(atPath: errFile.file("err"), contents: nil)
+        _ = FileManager.default.createFile(atPath: errFile.file("err"), contents: nil)
         let err = try #require(FileHandle(forWritingAtPath: errFile.file("err")))
         // stdout too: `verify` reports its PROBLEM line there.
         p.standardError = err

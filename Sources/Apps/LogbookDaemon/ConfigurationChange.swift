@@ -22,7 +22,8 @@ struct ConfigurationChange: Sendable, Equatable {
         live("source", old.sources != new.sources)
         live("trip", old.trip != new.trip)
         live("hooks", old.hookOnTripStart != new.hookOnTripStart || old.hookOnTripEnd != new.hookOnTripEnd
-            || old.hookTimeout != new.hookTimeout)
+            || old.hookTimeout != new.hookTimeout || old.hookOnFaultCode != new.hookOnFaultCode
+            || old.hookOnLowBattery != new.hookOnLowBattery)
         restart("gpsd.address", old.gpsd != new.gpsd)
         restart("state_dir", old.stateDirectory != new.stateDirectory)
         restart("runtime_dir", old.runtimeDirectory != new.runtimeDirectory)
@@ -45,6 +46,8 @@ struct ConfigurationChange: Sendable, Equatable {
         c.hookOnTripStart = new.hookOnTripStart
         c.hookOnTripEnd = new.hookOnTripEnd
         c.hookTimeout = new.hookTimeout
+        c.hookOnFaultCode = new.hookOnFaultCode
+        c.hookOnLowBattery = new.hookOnLowBattery
         return c
     }
 

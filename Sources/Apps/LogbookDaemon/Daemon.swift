@@ -3,6 +3,7 @@ internal import LogbookControl
 internal import LogbookCore
 public import LogbookGPSD
 internal import LogbookJournal
+internal import LogbookRecords
 public import LogbookSettings
 public import LogbookSystemd
 public import Logging
@@ -15,6 +16,8 @@ public struct Daemon: Sendable {
     public let gpsSource: GPSDSource
     let state = DaemonState()
     let journal: JournalWriter
+    /// Every vehicle the journal and the configuration file know.
+    let vehicles: VehicleRegistry
     let bootID: String
     let logger: Logger
     let notifier: SystemdNotifier
@@ -54,6 +57,8 @@ public struct Daemon: Sendable {
         } catch {
             throw DaemonError.journal("\(error)")
         }
+        vehicles = VehicleRegistry(carried: journal.carriedAtOpen)
+        try Self.seedVehicles(configuration, into: vehicles, journal: journal, logger: logger)
         let r = journal.recovery
         if r.diskFull {
             logger.error(
@@ -68,6 +73,29 @@ public struct Daemon: Sendable {
             ])
     }
 
+    /// Journals the `[[vehicle]]` tables the journal lacks or that changed (origin `config`),
+    /// then checks that every vehicle the configuration names is known.
+    /// - Throws: ``DaemonError/configuration(_:)`` naming the key (exit 78).
+    static func seedVehicles(_ configuration: Settings, into vehicles: VehicleRegistry, journal: JournalWriter, logger: Logger) throws {
+        let now = wallClockNow()
+        for entry in vehicles.seeding(configuration.vehicles) {
+            do {
+                _ = try journal.append(.entry(UserEntry(entry, recordedAt: now)))
+                vehicles.apply(entry)
+                logger.notice(
+                    entry.action == .add ? "vehicle added from the configuration file" : "vehicle changed by the configuration file",
+                    metadata: ["vehicle": "\(entry.subject)", "fields": "\(entry.fields.serialized)"])
+            } catch {
+                logger.error("vehicle from the configuration file not journaled", metadata: ["vehicle": "\(entry.subject)", "error": "\(error)"])
+            }
+        }
+        do {
+            try configuration.checkVehicleReferences(known: vehicles.activeIDs)
+        } catch {
+            throw DaemonError.configuration("\(error)")
+        }
+    }
+
     /// The service group; `main` runs it with SIGTERM/SIGINT as graceful-shutdown signals.
     public func makeServiceGroup(gracefulShutdownSignals: [UnixSignal] = [.sigterm, .sigint]) -> ServiceGroup {
         typealias Entry = ServiceGroupConfiguration.ServiceConfiguration
@@ -75,13 +103,15 @@ public struct Daemon: Sendable {
         let stall = StallSwitch()
         let updates = LiveUpdates()
         let socketUp = StartupGate()
-        let shared = ConfigurationCell(configuration)
         let (sourceChanges, sourceContinuation) = AsyncStream.makeStream(of: [SourceConfiguration].self, bufferingPolicy: .bufferingNewest(1))
-        let reloadHooks = ReloadHooks(load: reloadConfiguration, logLevel: logLevel, shared: shared, sources: sourceContinuation)
+        let reloadHooks = ReloadHooks(
+            load: reloadConfiguration, logLevel: logLevel, sources: sourceContinuation, vehicles: vehicles)
         let dashboard = DashboardRefresher(configuration: configuration, state: state, logger: logger)
         var control = ControlSocketService(
             path: configuration.controlSocketPath, group: configuration.controlGroup,
-            handler: DaemonControlHandler(state: state, events: continuation, configuration: shared, journal: journal, dashboard: dashboard),
+            handler: DaemonControlHandler(
+                state: state, events: continuation, vehicles: vehicles, journal: journal, dashboard: dashboard,
+                importer: ImportTripWriter(journal: journal, wallClock: wallClockNow)),
             updates: updates, logger: logger)
         control.onListening = { socketUp.open() }
         // Shutdown runs in reverse order: tell systemd, stop the reader, close the socket,
@@ -95,7 +125,8 @@ public struct Daemon: Sendable {
         }
         entries.append(Entry(service: PipelineService(
             events: events, state: state, notifier: notifier, logger: logger, configuration: configuration,
-            journal: journal, bootID: bootID, stall: stall, updates: updates, startup: socketUp, reloadHooks: reloadHooks)))
+            journal: journal, vehicles: vehicles, bootID: bootID, stall: stall, updates: updates, startup: socketUp,
+            reloadHooks: reloadHooks)))
         // Without its socket the daemon still records trips: a bind failure is logged, not fatal.
         entries.append(Entry(service: control, successTerminationBehavior: .ignore, failureTerminationBehavior: .ignore))
         entries.append(Entry(service: TickerService(events: continuation)))
@@ -122,11 +153,14 @@ public struct Daemon: Sendable {
 public enum DaemonError: Error, CustomStringConvertible {
     case directory(String, String)
     case journal(String)
+    /// The configuration names a vehicle the registry does not know (exit 78).
+    case configuration(String)
 
     public var description: String {
         switch self {
         case .directory(let path, let why): "cannot create directory \(path): \(why)"
         case .journal(let why): "cannot open the journal: \(why)"
+        case .configuration(let why): "config error: \(why)"
         }
     }
 }

@@ -13,26 +13,35 @@ internal import LogbookSettings
 struct DaemonControlHandler: ControlHandler {
     let state: DaemonState
     let events: AsyncStream<PipelineEvent>.Continuation
-    /// The configuration in force (vehicles change on a reload).
-    let configuration: ConfigurationCell
+    /// Every known vehicle (entries written here and reloads change it).
+    let vehicles: VehicleRegistry
     let journal: JournalWriter
     /// Rewrites dashboard.json after a garage entry (nil without a `logbook` beside us).
     let dashboard: DashboardRefresher?
+    /// `import.*`: imported trips, appended as they come (`logbook import`).
+    let importer: ImportTripWriter
 
-    var commands: [ControlCommand] { ControlCommand.builtIn + ControlCommand.garage }
+    var commands: [ControlCommand] { ControlCommand.builtIn + ControlCommand.garage + ImportTripWriter.commands }
 
     func currentState() -> JSONValue { state.snapshot.json }
 
     func execute(_ command: String, _ request: JSONValue) async -> Result<JSONValue, ControlError> {
-        if let garage = GarageCommand.named(command) { return await write(garage, request) }
+        if let garage = EntryCommand.named(command) { return await write(garage, request) }
+        if command.hasPrefix("import.") {
+            let result = await importer.execute(command, request)
+            if command == "import.record", case .success = result { dashboard?.request() }
+            return result
+        }
         let tripCommand: TripCommand
         switch command {
         case "trip.start":
             let vehicle = request["vehicle"]?.stringValue
-            let config = configuration.current
-            if let vehicle, config.vehicle(vehicle) == nil {
-                let known = config.vehicles.map(\.id).joined(separator: ", ")
-                return .failure(ControlError(code: "unknown_vehicle", message: "no vehicle \"\(vehicle)\" is configured (known: \(known.isEmpty ? "none" : known))"))
+            if let vehicle, vehicles.vehicle(vehicle) == nil {
+                if vehicles.isRetired(vehicle) {
+                    return .failure(ControlError(code: "retired_vehicle", message: "vehicle \(vehicle) is retired"))
+                }
+                let known = vehicles.activeIDs.sorted().joined(separator: ", ")
+                return .failure(ControlError(code: "unknown_vehicle", message: "no vehicle \"\(vehicle)\" (known: \(known.isEmpty ? "none" : known))"))
             }
             tripCommand = .start(vehicle: vehicle)
         case "trip.stop":
@@ -60,21 +69,22 @@ struct DaemonControlHandler: ControlHandler {
 
     /// Validates the entry (its shape: the daemon holds no history to check it against, the
     /// clients do that against the index), appends it, and replies once it is durable.
-    private func write(_ command: GarageCommand, _ request: JSONValue) async -> Result<JSONValue, ControlError> {
+    private func write(_ command: EntryCommand, _ request: JSONValue) async -> Result<JSONValue, ControlError> {
         let now = wallClockNow()
-        let entry: GarageEntry
+        let entry: RecordEntry
         do {
-            entry = try command.draft(request, now: now)
+            entry = try command.draft(request, now: now).numbered(by: journal)
         } catch {
             return .failure(ControlError(code: error.code, message: error.message))
         }
         do {
             let sequence = try journal.append(.entry(UserEntry(entry, recordedAt: now)))
+            vehicles.apply(entry)
             try await journal.waitDurable(sequence)
             dashboard?.request()
             return .success(.object([
                 ("ok", .bool(true)), ("seq", .number(Double(sequence))), ("type", .string(entry.type)),
-                ("action", .string(entry.action.rawValue)), ("subject", .string(entry.subject)),
+                ("action", .string(entry.action.rawValue)), ("subject", .string(entry.subject)), ("fields", entry.fields),
             ]))
         } catch {
             return .failure(ControlError(code: "journal", message: "the entry was not recorded: \(error)"))

@@ -33,7 +33,7 @@ final class DashboardRefresher: Service, Sendable {
         var env = ["LOGBOOK_STATE_DIR": configuration.stateDirectory, "LOGBOOK_RUNTIME_DIR": configuration.runtimeDirectory]
         if let file = configuration.configFile { env["LOGBOOKD_CONFIG"] = file }
         environment = env
-        runner = HookRunner(onStart: nil, onEnd: nil, timeout: 60, logger: logger)
+        runner = HookRunner(commands: [:], timeout: 60, logger: logger)
         self.state = state
     }
 

@@ -1,34 +1,42 @@
 // SPDX-License-Identifier: MIT
 internal import Dispatch
 internal import LogbookCore
+internal import LogbookSettings
 internal import Logging
 #if canImport(Glibc)
     internal import Glibc
 #endif
 
-/// Runs the configured trip hooks (`[hooks]`): a shell command per trip start and end, with
-/// the trip's data in `LOGBOOK_*` environment variables (start a dashcam, set do-not-disturb).
+/// Runs the configured hooks (`[hooks]`): a shell command per trip start and end, fault code
+/// and low battery, with the event's data in `LOGBOOK_*` environment variables (start a
+/// dashcam, set do-not-disturb, send a notification, shut the Pi down).
 ///
 /// Hooks run on a Dispatch queue of their own, never in the pipeline: a slow or hanging hook
 /// is killed after the timeout and its output is logged, but nothing waits for it.
 final class HookRunner: Sendable {
-    let onStart: String?
-    let onEnd: String?
+    /// Commands by event: `start`, `end`, `fault_code`, `low_battery`.
+    let commands: [String: String]
     let timeout: Double
     private let logger: Logger
     private let queue = DispatchQueue(label: "logbook.hooks", attributes: .concurrent)
     private let running = DispatchGroup()
 
-    init(onStart: String?, onEnd: String?, timeout: Double, logger: Logger) {
-        self.onStart = onStart
-        self.onEnd = onEnd
+    init(commands: [String: String], timeout: Double, logger: Logger) {
+        self.commands = commands
         self.timeout = timeout
         self.logger = logger
     }
 
-    /// Starts the hook for `event` ("start" or "end") if one is configured; returns at once.
+    /// The commands of `c`'s `[hooks]`, or nil when none is set.
+    static func commands(of c: Settings) -> [String: String]? {
+        let all = ["start": c.hookOnTripStart, "end": c.hookOnTripEnd, "fault_code": c.hookOnFaultCode, "low_battery": c.hookOnLowBattery]
+        let set = all.compactMapValues { $0 }
+        return set.isEmpty ? nil : set
+    }
+
+    /// Starts the hook for `event` if one is configured; returns at once.
     func run(event: String, environment: [String: String]) {
-        guard let command = event == "start" ? onStart : onEnd else { return }
+        guard let command = commands[event] else { return }
         var env = environment
         env["LOGBOOK_EVENT"] = event
         let fixed = env

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 internal import LogbookCore
 internal import LogbookGPSD
+internal import LogbookOBD
 
 /// Everything the pipeline reacts to, merged into one stream so it is handled in order.
 enum PipelineEvent: Sendable {
@@ -8,6 +9,8 @@ enum PipelineEvent: Sendable {
     case gps([GPSDEvent])
     /// A vehicle source turned on or off.
     case signal(VehicleSignal)
+    /// What an OBD source read, in order (one batch per exchange with its adapter).
+    case obd(source: String, [OBDEvent])
     /// A manual command (control socket); `reply` is called once it has been applied.
     case command(TripCommand, reply: @Sendable (CommandOutcome) -> Void)
     /// logind announced shutdown or sleep: close the trip, make it durable, then `done`

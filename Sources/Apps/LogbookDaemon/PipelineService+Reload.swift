@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 internal import LogbookCore
+internal import LogbookRecords
 internal import LogbookSettings
 internal import LogbookSystemd
 internal import Logging
@@ -10,10 +11,10 @@ struct ReloadHooks: Sendable {
     var load: (@Sendable () throws -> Settings)?
     /// The shared log level, if `main` installed one.
     var logLevel: LogLevelSwitch?
-    /// The configuration the control handler checks against.
-    var shared: ConfigurationCell
     /// The signal-sources service restarts the monitors whose sources changed.
     var sources: AsyncStream<[SourceConfiguration]>.Continuation
+    /// Vehicles a changed `[[vehicle]]` table adds to (or changes in) the journal.
+    var vehicles: VehicleRegistry
 }
 
 extension PipelineService {
@@ -35,6 +36,17 @@ extension PipelineService {
             logger.error("reload refused; the running configuration is kept", metadata: ["error": "\(error)"])
             return notifier.ready(status: "reload refused (\(error)); running configuration kept")
         }
+        do {
+            try loaded.checkVehicleReferences(known: reloadHooks.vehicles.activeIDs.union(loaded.vehicles.map(\.id)))
+        } catch {
+            logger.error("reload refused; the running configuration is kept", metadata: ["error": "\(error)"])
+            return notifier.ready(status: "reload refused (\(error)); running configuration kept")
+        }
+        do {
+            try Daemon.seedVehicles(loaded, into: reloadHooks.vehicles, journal: journal, logger: logger)
+        } catch {
+            logger.error("reload: \(error)")
+        }
         let change = ConfigurationChange(from: running, to: loaded)
         let merged = ConfigurationChange.merged(running: running, loaded: loaded)
         // A `service` source vouches for the daemon's life: one removed lets go of the trip,
@@ -45,7 +57,6 @@ extension PipelineService {
         recorder.reconfigure(merged)
         for s in after where !before.contains(where: { $0.name == s.name }) { recorder.handle(.signal(s.signal(isOn: true)), at: now) }
         reloadHooks.logLevel?.level = merged.logLevel
-        reloadHooks.shared.current = merged
         if merged.sources != running.sources { reloadHooks.sources.yield(merged.sources) }
         running = merged
         logger.notice(

@@ -20,6 +20,7 @@ struct PipelineService: Service {
     let logger: Logger
     let configuration: Settings
     let journal: JournalWriter
+    let vehicles: VehicleRegistry
     let bootID: String
     let stall: StallSwitch
     /// Watchers on the control socket get every change at once (fix→watch latency).
@@ -31,7 +32,8 @@ struct PipelineService: Service {
 
     func run() async {
         var running = configuration
-        var recorder = TripRecorder(configuration: configuration, journal: journal, logger: logger, bootID: bootID)
+        var recorder = TripRecorder(configuration: configuration, journal: journal, vehicles: vehicles, logger: logger, bootID: bootID)
+        var obd = OBDRecorder(configuration: configuration, vehicles: vehicles, journal: journal, logger: logger)
         var status = StatusLine(notifier: notifier)
         status.set("waiting for gpsd at \(configuration.gpsd)")
         await startup.wait(upTo: .seconds(5))
@@ -42,7 +44,7 @@ struct PipelineService: Service {
             recorder.handle(.signal(source.signal(isOn: true)), at: now())
         }
         followSystemClock(&recorder, running)
-        publish(recorder)
+        publish(recorder, obd)
         for await event in events.cancelOnGracefulShutdown() {
             if stall.isOn { await stallForever() }
             state.pipelineTurned()
@@ -53,6 +55,8 @@ struct PipelineService: Service {
             case .signal(let signal):
                 recorder.handle(.signal(signal), at: now())
                 news = true
+            case .obd(let source, let batch):
+                obd.handle(source, batch, &recorder, obdContext())
             case .command(let command, let reply):
                 let before = recorder.current?.id
                 recorder.handle(.command(command), at: now())
@@ -62,7 +66,8 @@ struct PipelineService: Service {
                 news = true
             case .prepareForShutdown(let done):
                 recorder.handle(.command(.shutdown), at: now())
-                publish(recorder)
+                if obd.needsSync(recorder) { obd.sync(&recorder, obdContext()) }
+                publish(recorder, obd)
                 // The trip's end must be on disk before logind may cut the power.
                 do {
                     try await journal.sync()
@@ -78,19 +83,23 @@ struct PipelineService: Service {
                 news = true
             case .reload:
                 reload(&running, &recorder, at: now())
+                obd.reconfigure(running)
                 news = true
             }
-            publish(recorder)
+            // A trip started or ended by any source: the OBD values that go with it.
+            if obd.needsSync(recorder) { obd.sync(&recorder, obdContext()) }
+            publish(recorder, obd)
             // Per-change documents only for watchers: building one per batch costs CPU.
             if updates.hasWatchers { updates.publish(state.nextPublication(at: wallClockNow()).json) }
             if news { status.set(Self.describe(state.snapshot, gpsd: configuration.gpsd)) }
         }
         recorder.handle(.command(.shutdown), at: now())
+        if obd.needsSync(recorder) { obd.sync(&recorder, obdContext()) }
         state.update {
             $0.gps.connected = false
             $0.gps.mode = .notSeen
         }
-        publish(recorder)
+        publish(recorder, obd)
         await recorder.hooks?.waitForRunningHooks(upTo: .seconds(min(configuration.hookTimeout, 5)))
         do {
             try await journal.close()
@@ -167,13 +176,21 @@ struct PipelineService: Service {
         }
     }
 
-    /// Copies the recorder's trip and the filter's counters into the shared live state.
-    private func publish(_ recorder: TripRecorder) {
+    /// What the OBD recorder needs to know of the moment: clocks and the latest position.
+    private func obdContext() -> OBDContext {
+        let gps = state.snapshot.gps
+        return OBDContext(now: now(), wallClock: wallClockNow(), gpsTime: gps.time, latitude: gps.latitude, longitude: gps.longitude)
+    }
+
+    /// Copies the recorder's trip, the filter's counters and the OBD blocks into the shared live state.
+    private func publish(_ recorder: TripRecorder, _ obd: OBDRecorder) {
         let t = now()
         let trip = recorder.liveTrip(at: t)
         let counters = recorder.engine.filterCounters
         let j = journal.statistics
+        let blocks = obd.blocks
         state.update {
+            $0.obd = blocks
             $0.gps.fixes = counters.accepted
             $0.gps.rejected = counters.rejected
             $0.gps.rejectedByReason = counters.rejectedByReason

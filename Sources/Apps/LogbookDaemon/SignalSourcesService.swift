@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: MIT
 internal import LogbookCore
 internal import LogbookGPIO
+internal import LogbookOBD
 internal import LogbookSettings
 internal import LogbookSystemd
 internal import Logging
 internal import ServiceLifecycle
 internal import Synchronization
 
-/// Runs the vehicle-signal monitors (power_supply, GPIO, BlueZ, devices) and the logind
+/// Runs the vehicle-signal monitors (power_supply, GPIO, BlueZ, devices, OBD adapters) and the logind
 /// inhibitor for the daemon's life and feeds what they report to the pipeline. The monitors
 /// have threads of their own; this service only starts and stops them — at start, and when
 /// a reload (SIGHUP) changes the `[[source]]` list: only the monitors whose sources changed
@@ -58,6 +59,7 @@ struct SourceMonitors {
         case gpio(SourceConfiguration)
         case bluetooth(bus: String?, [SourceConfiguration])
         case devices([SourceConfiguration])
+        case obd(SourceConfiguration)
     }
 
     static func watches(_ sources: [SourceConfiguration]) -> Set<Watch> {
@@ -68,6 +70,7 @@ struct SourceMonitors {
         for bus in Set(bluetooth.map(\.busAddress)) { out.insert(.bluetooth(bus: bus, bluetooth.filter { $0.busAddress == bus })) }
         let devices = sources.filter { $0.kind == .device && $0.match != nil }
         if !devices.isEmpty { out.insert(.devices(devices)) }
+        for s in sources where s.obdEndpoint != nil { out.insert(.obd(s)) }
         return out
     }
 
@@ -122,6 +125,13 @@ struct SourceMonitors {
             monitor.start()
             logger.info("watching devices", metadata: ["devices": "\(rules.map(\.name))"])
             return { monitor.stop() }
+        case .obd(let source):
+            guard let endpoint = source.obdEndpoint else { return {} }
+            let obd = OBDSource(name: source.name, endpoint: endpoint, logger: logger)
+            let name = source.name
+            obd.start { [events] in events.yield(.obd(source: name, $0)) }
+            logger.info("reading the car through OBD", metadata: ["source": "\(name)", "adapter": "\(endpoint)", "vehicle": "\(source.vehicle ?? "-")"])
+            return { obd.stop() }
         }
     }
 }

@@ -11,6 +11,8 @@ internal import Logging
 struct TripRecorder {
     private(set) var engine: TripEngine
     private let journal: JournalWriter
+    /// Names the vehicles in the live state and the hooks' environment.
+    private let vehicles: VehicleRegistry
     private var configuration: Settings
     private let logger: Logger
     private let bootID: String
@@ -29,9 +31,10 @@ struct TripRecorder {
     private var appendErrorLog = LogRateLimiter(interval: .seconds(60))
     private(set) var hooks: HookRunner?
 
-    init(configuration: Settings, journal: JournalWriter, logger: Logger, bootID: String) {
+    init(configuration: Settings, journal: JournalWriter, vehicles: VehicleRegistry, logger: Logger, bootID: String) {
         self.engine = TripEngine(configuration: configuration.trip)
         self.journal = journal
+        self.vehicles = vehicles
         self.configuration = configuration
         self.logger = logger
         self.bootID = bootID
@@ -42,17 +45,14 @@ struct TripRecorder {
     /// Hooks already running finish under the runner that started them.
     mutating func reconfigure(_ new: Settings) {
         engine.reconfigure(new.trip)
-        if new.hookOnTripStart != configuration.hookOnTripStart || new.hookOnTripEnd != configuration.hookOnTripEnd
-            || new.hookTimeout != configuration.hookTimeout
-        {
+        if HookRunner.commands(of: new) != HookRunner.commands(of: configuration) || new.hookTimeout != configuration.hookTimeout {
             hooks = Self.hookRunner(new, logger: logger)
         }
         configuration = new
     }
 
     private static func hookRunner(_ c: Settings, logger: Logger) -> HookRunner? {
-        guard c.hookOnTripStart != nil || c.hookOnTripEnd != nil else { return nil }
-        return HookRunner(onStart: c.hookOnTripStart, onEnd: c.hookOnTripEnd, timeout: c.hookTimeout, logger: logger)
+        HookRunner.commands(of: c).map { HookRunner(commands: $0, timeout: c.hookTimeout, logger: logger) }
     }
 
     /// The synchronised system clock read at `now`, or nil to stop trusting it.
@@ -142,7 +142,8 @@ struct TripRecorder {
         }
     }
 
-    private mutating func append(_ record: JournalRecord) {
+    /// Appends `record`; a refusal (disk full, I/O error) is counted and logged, not thrown.
+    mutating func append(_ record: JournalRecord) {
         do {
             try journal.append(record)
         } catch {
@@ -164,7 +165,7 @@ struct TripRecorder {
         let vehicleID = s.vehicle ?? current?.vehicle
         return LiveState.TripBlock(
             id: id, active: active,
-            vehicle: configuration.vehicle(vehicleID) ?? vehicleID.map { Vehicle(id: $0, name: $0) },
+            vehicle: vehicles.vehicle(vehicleID) ?? vehicleID.map { Vehicle(id: $0, name: $0) },
             startedAt: s.startedAt, startReason: s.startReason.rawValue, durationSeconds: s.durationSeconds,
             distanceMeters: s.distanceMeters, speed: s.speedMetersPerSecond, maxSpeed: s.maxSpeedMetersPerSecond,
             averageSpeed: s.averageSpeedMetersPerSecond, points: s.points, endedAt: s.endedAt,
@@ -175,7 +176,7 @@ struct TripRecorder {
         var env = extra
         env["LOGBOOK_TRIP_ID"] = id.description
         env["LOGBOOK_TRIP_VEHICLE"] = vehicle ?? ""
-        env["LOGBOOK_TRIP_VEHICLE_NAME"] = configuration.vehicle(vehicle)?.name ?? vehicle ?? ""
+        env["LOGBOOK_TRIP_VEHICLE_NAME"] = vehicles.vehicle(vehicle)?.name ?? vehicle ?? ""
         return env
     }
 

@@ -83,6 +83,37 @@ public final class PostgresConnection: SQLConnection {
         return rows
     }
 
+    public func copy(_ sql: String, data: [UInt8]) throws(UplinkError) {
+        guard let start = PQexec(conn, sql) else { throw .connection("postgres: \(Self.clean(PQerrorMessage(conn)))") }
+        let status = PQresultStatus(start)
+        let startMessage = Self.clean(PQresultErrorMessage(start))
+        PQclear(start)
+        guard status == PGRES_COPY_IN else {
+            if PQstatus(conn) != CONNECTION_OK { throw .connection("postgres: \(startMessage)") }
+            throw .rejected("postgres: \(startMessage)")
+        }
+        // One call per 1 MiB: libpq buffers and sends as the socket takes it (blocking connection).
+        var offset = 0
+        var sent = true
+        while offset < data.count, sent {
+            let n = min(1 << 20, data.count - offset)
+            sent = data.withUnsafeBytes { raw in
+                PQputCopyData(conn, raw.baseAddress!.advanced(by: offset).assumingMemoryBound(to: CChar.self), Int32(n)) == 1
+            }
+            offset += n
+        }
+        let ended = PQputCopyEnd(conn, sent ? nil : "logbook-uplink: sending failed") == 1
+        var failure: String?
+        while let result = PQgetResult(conn) {
+            if PQresultStatus(result) != PGRES_COMMAND_OK { failure = failure ?? Self.clean(PQresultErrorMessage(result)) }
+            PQclear(result)
+        }
+        if !sent || !ended || PQstatus(conn) != CONNECTION_OK {
+            throw .connection("postgres: \(failure ?? Self.clean(PQerrorMessage(conn)))")
+        }
+        if let failure { throw .rejected("postgres: \(failure)") }
+    }
+
     private static func clean(_ p: UnsafePointer<CChar>?) -> String {
         guard let p else { return "unknown error" }
         let s = String(cString: p)

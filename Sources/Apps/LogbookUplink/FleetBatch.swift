@@ -2,23 +2,43 @@
 import LogbookCore
 public import LogbookJournal
 
-/// One statement with its text parameters.
+/// One statement with its text parameters, or a `COPY … FROM STDIN` with its rows.
 public struct SQLStatement: Sendable, Equatable {
     public var sql: String
     public var parameters: [String?]
+    /// For a `COPY`: the rows in COPY's text format.
+    public var copyData: [UInt8]?
+
+    public init(sql: String, parameters: [String?], copyData: [UInt8]? = nil) {
+        self.sql = sql
+        self.parameters = parameters
+        self.copyData = copyData
+    }
 }
 
-/// Turns a batch of journal items into idempotent statements for the fleet store: points in
-/// one `INSERT … SELECT FROM unnest(…) ON CONFLICT DO NOTHING` (one round trip per batch),
-/// trips upserted, events and checkpoints inserted once. Replaying a batch changes nothing.
+/// Turns a batch of journal items into idempotent statements for the fleet store: points
+/// `COPY`ed into the session's staging table, then moved with one `INSERT … SELECT …
+/// ON CONFLICT DO NOTHING` (exactly once however often a batch is sent), trips upserted,
+/// events and checkpoints inserted once. Replaying a batch changes nothing.
 public enum FleetBatch {
-    public static func statements(for items: [JournalItem], device: String) -> [SQLStatement] {
+    /// The staging table (a temporary table of the session, emptied at each commit).
+    public static let createStage = """
+        CREATE TEMP TABLE IF NOT EXISTS points_stage (d text, s bigint, tr bigint, t timestamptz, la float8, lo float8, sp real, tk real,
+            al real, ep real) ON COMMIT DELETE ROWS
+        """
+
+    /// The statements for `items`. `direct`: every point's sequence is above the device's
+    /// highest stored one (the sink checked, under the device's lock), so no row can conflict
+    /// and the points are COPYed straight into `points` — a backlog drains at COPY's speed.
+    /// Otherwise (a batch sent again) through the staging table and `ON CONFLICT DO NOTHING`.
+    public static func statements(for items: [JournalItem], device: String, direct: Bool = false) -> [SQLStatement] {
         var out: [SQLStatement] = []
-        var points = PointColumns()
+        var points = PointColumns(device: device)
         var lastSequence: UInt64?
-        func flushPoints() {
-            if !points.isEmpty { out.append(points.statement(device: device)) }
-            points = PointColumns()
+        // Points gather into one COPY per batch; only a rewind needs them written before it.
+        func flushPoints(clear: Bool = false) {
+            if !points.isEmpty { out += points.statements(device: device, clear: clear, direct: direct) }
+            points = PointColumns(device: device)
         }
         for item in items {
             switch item {
@@ -67,7 +87,7 @@ public enum FleetBatch {
                                       "\\x" + Hex.encode(cp.publicKey)]))
             case .rewound(_, let to):
                 // What followed `to` is gone from the journal: drop it, the replacements follow.
-                flushPoints()
+                flushPoints(clear: true)
                 for table in ["points", "events", "checkpoints"] {
                     out.append(SQLStatement(sql: "DELETE FROM \(table) WHERE device_id = $1 AND seq > $2",
                                             parameters: [device, String(to)]))
@@ -77,7 +97,6 @@ public enum FleetBatch {
                 lastSequence = to
                 continue
             }
-            flushPoints()
         }
         flushPoints()
         if let last = lastSequence {
@@ -106,39 +125,99 @@ public enum FleetBatch {
     }
 }
 
-/// Column arrays for the `unnest` insert of points.
+/// Points as COPY text rows for the staging table, then one insert from it.
 struct PointColumns {
-    var seq: [String] = [], trip: [String] = [], time: [String] = [], lat: [String] = [], lon: [String] = []
-    var speed: [String] = [], track: [String] = [], alt: [String] = [], eph: [String] = []
+    var rows: [UInt8] = []
+    var count = 0
 
-    var isEmpty: Bool { seq.isEmpty }
+    var isEmpty: Bool { count == 0 }
+
+    let device: String
+
+    init(device: String) { self.device = device }
+
+    /// The day of the last timestamp written and its `YYYY-MM-DDT` text (formatted once a day).
+    private var day: Int64 = .min
+    private var dayText: [UInt8] = []
 
     mutating func append(_ s: UInt64, trip t: TripID, _ p: TripPoint) {
-        seq.append(String(s))
-        trip.append(String(t.rawValue))
-        time.append(String(p.time.nanoseconds))
-        lat.append(Self.value(p.latitude))
-        lon.append(Self.value(p.longitude))
-        speed.append(Self.value(p.speed))
-        track.append(Self.value(p.track))
-        alt.append(Self.value(p.altitude))
-        eph.append(Self.value(p.eph))
+        if rows.isEmpty { rows.reserveCapacity(4096 * 100) }
+        rows.append(contentsOf: device.utf8)
+        rows.append(9)
+        Self.integer(Int64(s), &rows)
+        rows.append(9)
+        Self.integer(Int64(t.rawValue), &rows)
+        rows.append(9)
+        timestamp(p.time)
+        rows.append(9)
+        func number(_ v: Double?, last: Bool = false) {
+            if let v, v.isFinite { rows.append(contentsOf: v.description.utf8) } else { rows.append(92); rows.append(78) }  // \N
+            rows.append(last ? 10 : 9)
+        }
+        number(p.latitude)
+        number(p.longitude)
+        number(p.speed)
+        number(p.track)
+        number(p.altitude)
+        number(p.eph, last: true)
+        count += 1
     }
 
-    func statement(device: String) -> SQLStatement {
-        func array(_ xs: [String]) -> String { "{" + xs.joined(separator: ",") + "}" }
-        return SQLStatement(sql: """
-            INSERT INTO points (device_id, seq, trip_id, time, lat, lon, speed_mps, track_deg, altitude_m, eph_m)
-            SELECT $1, s, tr, to_timestamp(t / 1e9), la, lo, sp, tk, al, ep
-            FROM unnest($2::bigint[], $3::bigint[], $4::bigint[], $5::float8[], $6::float8[], $7::real[], $8::real[],
-                        $9::real[], $10::real[]) AS u(s, tr, t, la, lo, sp, tk, al, ep)
-            ON CONFLICT (device_id, seq) DO NOTHING
-            """, parameters: [device, array(seq), array(trip), array(time), array(lat), array(lon), array(speed),
-                              array(track), array(alt), array(eph)])
+    private static func integer(_ v: Int64, _ out: inout [UInt8], width: Int = 0) {
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var n = v.magnitude
+        var k = 0
+        withUnsafeMutableBytes(of: &digits) { d in
+            repeat {
+                d[k] = UInt8(48 + n % 10)
+                n /= 10
+                k += 1
+            } while n > 0 || k < width
+            if v < 0 { out.append(45) }
+            for i in stride(from: k - 1, through: 0, by: -1) { out.append(d[i]) }
+        }
     }
 
-    static func value(_ v: Double?) -> String {
-        guard let v, v.isFinite else { return "NULL" }
-        return String(v)
+    /// `2010-04-03T11:22:25.844000Z`: the time to the microsecond (PostgreSQL's resolution),
+    /// rounded half up from nanoseconds.
+    private mutating func timestamp(_ t: GPSTime) {
+        var seconds = t.wholeSeconds
+        var micros = (t.nanoseconds - seconds * 1_000_000_000 + 500) / 1000
+        if micros == 1_000_000 {
+            seconds += 1
+            micros = 0
+        }
+        let d = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        if d != day {
+            day = d
+            dayText = Array(ISO8601.format(GPSTime(seconds: d * 86_400)).utf8.prefix(11))  // YYYY-MM-DDT
+        }
+        rows.append(contentsOf: dayText)
+        let r = seconds - d * 86_400
+        Self.integer(r / 3600, &rows, width: 2)
+        rows.append(58)
+        Self.integer(r % 3600 / 60, &rows, width: 2)
+        rows.append(58)
+        Self.integer(r % 60, &rows, width: 2)
+        rows.append(46)
+        Self.integer(micros, &rows, width: 6)
+        rows.append(90)
+    }
+
+    /// The COPY (and the insert from the staging table); `clear` empties the staging table
+    /// for more in the same transaction.
+    func statements(device: String, clear: Bool, direct: Bool) -> [SQLStatement] {
+        let columns = "device_id, seq, trip_id, time, lat, lon, speed_mps, track_deg, altitude_m, eph_m"
+        if direct { return [SQLStatement(sql: "COPY points (\(columns)) FROM STDIN", parameters: [], copyData: rows)] }
+        let copy = [
+            SQLStatement(sql: "COPY points_stage (d, s, tr, t, la, lo, sp, tk, al, ep) FROM STDIN", parameters: [], copyData: rows),
+            SQLStatement(sql: """
+                INSERT INTO points (\(columns))
+                SELECT d, s, tr, t, la, lo, sp, tk, al, ep FROM points_stage
+                ON CONFLICT (device_id, seq) DO NOTHING
+                """, parameters: []),
+        ]
+        return clear ? copy + [SQLStatement(sql: "DELETE FROM points_stage", parameters: [])] : copy
     }
 }

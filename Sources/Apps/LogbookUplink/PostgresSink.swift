@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-public import LogbookCore
+import LogbookCore
 public import LogbookJournal
+public import LogbookRecords
 public import Logging
 import Synchronization
 
@@ -11,7 +12,8 @@ public final class PostgresSink: UplinkSink {
     public let name = "postgres"
     let connector: any SQLConnector
     let device: DeviceIdentity
-    let vehicles: [Vehicle]
+    let vehicles: [ConfiguredVehicle]
+    let defaultVehicle: String
     let reconnectMax: Double
     let logger: Logger
     private struct State {
@@ -23,11 +25,12 @@ public final class PostgresSink: UplinkSink {
     // Safety: the connection is used only from the runner's thread (becomeReady/deliver).
     nonisolated(unsafe) private var connection: (any SQLConnection)?
 
-    public init(connector: any SQLConnector, device: DeviceIdentity, vehicles: [Vehicle], reconnectMax: Double = 30,
-                logger: Logger) {
+    public init(connector: any SQLConnector, device: DeviceIdentity, vehicles: [ConfiguredVehicle], defaultVehicle: String = "car",
+                reconnectMax: Double = 30, logger: Logger) {
         self.connector = connector
         self.device = device
         self.vehicles = vehicles
+        self.defaultVehicle = defaultVehicle
         self.reconnectMax = reconnectMax
         self.logger = logger
     }
@@ -63,9 +66,10 @@ public final class PostgresSink: UplinkSink {
     public var retryDelay: Double { state.withLock { $0.backoff } }
 
     /// Migrates the schema, registers the device (refusing a device id that belongs to
-    /// another journal key) and its configured vehicles.
+    /// another journal key) and the vehicle registry.
     func prepare(_ c: any SQLConnection) throws(UplinkError) {
         try FleetSchema.migrate(c)
+        try c.execute(FleetBatch.createStage, [])
         let key = "\\x" + Hex.encode(device.publicKey)
         try c.execute("INSERT INTO devices (device_id, public_key) VALUES ($1, $2::bytea) ON CONFLICT (device_id) DO NOTHING",
                       [device.id, key])
@@ -73,21 +77,22 @@ public final class PostgresSink: UplinkSink {
         guard let stored = rows.first?.first ?? nil, stored == Hex.encode(device.publicKey) else {
             throw .identity("device_id \(device.id) already belongs to another journal key in the fleet store")
         }
-        for v in vehicles {
-            try c.execute("""
-                INSERT INTO vehicles (device_id, vehicle_id, name, make, model, year, registration)
-                VALUES ($1, $2, $3, $4, $5, $6, $7)
-                ON CONFLICT (device_id, vehicle_id) DO UPDATE SET name = EXCLUDED.name, make = EXCLUDED.make,
-                    model = EXCLUDED.model, year = EXCLUDED.year, registration = EXCLUDED.registration
-                """, [device.id, v.id, v.name, v.make, v.model, v.year.map { String($0) }, v.registration])
-        }
+        try FleetEvents.syncVehicles(c, device: device.id, configured: vehicles)
     }
 
     public func deliver(_ items: [JournalItem], signal: WorkerSignal) throws(UplinkError) {
         guard let c = connection else { throw .connection("not connected") }
         do {
             try c.execute("BEGIN", [])
-            for s in FleetBatch.statements(for: items, device: device.id) { try c.execute(s.sql, s.parameters) }
+            // One writer per device at a time; then: can any point of this batch exist already?
+            try c.execute("SELECT pg_advisory_xact_lock(hashtext($1))", [device.id])
+            let stored = try c.execute("SELECT coalesce(max(seq), 0) FROM points WHERE device_id = $1", [device.id])
+            let highest = UInt64(stored.first?.first.flatMap { $0 }.flatMap { UInt64($0) } ?? 0)
+            let direct = Self.firstPointSequence(items).map { $0 > highest } ?? false
+            for s in FleetBatch.statements(for: items, device: device.id, direct: direct) {
+                if let rows = s.copyData { try c.copy(s.sql, data: rows) } else { try c.execute(s.sql, s.parameters) }
+            }
+            try afterBatch(items, c)
             try c.execute("COMMIT", [])
             state.withLock { $0.error = nil }
         } catch {
@@ -99,6 +104,24 @@ public final class PostgresSink: UplinkSink {
             }
             throw error
         }
+    }
+
+    /// The sequence of the batch's first point; nil without points. A rewind in the batch
+    /// means rows above it are replaced: never direct then.
+    static func firstPointSequence(_ items: [JournalItem]) -> UInt64? {
+        var first: UInt64?
+        for item in items {
+            if case .rewound = item { return nil }
+            if first == nil, case .entry(let e) = item, case .points = e.record { first = e.sequence }
+        }
+        return first
+    }
+
+    /// What follows from a batch's entries, in its transaction: the registry after a `vehicle`
+    /// entry, the trips as corrected after a trip correction or a rewind.
+    private func afterBatch(_ items: [JournalItem], _ c: any SQLConnection) throws(UplinkError) {
+        if FleetEvents.changesVehicles(items) { try FleetEvents.syncVehicles(c, device: device.id, configured: vehicles) }
+        if FleetCorrections.needed(items) { try FleetCorrections.sync(c, device: device.id, defaultVehicle: defaultVehicle) }
     }
 
     private func note(_ error: UplinkError) {

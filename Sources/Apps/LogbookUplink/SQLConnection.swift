@@ -10,6 +10,9 @@ public protocol SQLConnection: AnyObject {
     func execute(_ sql: String, _ parameters: [String?]) throws(UplinkError) -> [[String?]]
     /// False once the connection has failed.
     var isHealthy: Bool { get }
+    /// Runs `COPY … FROM STDIN` (`sql`) with `data` in COPY's text format (tab-separated,
+    /// `\N` for NULL, one row per line). Throws like ``execute(_:_:)``.
+    func copy(_ sql: String, data: [UInt8]) throws(UplinkError)
 }
 
 /// Opens ``SQLConnection``s (the sink reconnects through it after an outage).

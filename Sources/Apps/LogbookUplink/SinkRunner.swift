@@ -100,8 +100,12 @@ public final class SinkRunner: Service, Sendable {
         func report(force: Bool = false) {
             let now = UplinkClock.monotonic()
             guard force || now - lastReport >= settings.statusInterval else { return }
+            // Not at the very start: the probe reads the journal after the cursor (a whole
+            // backlog), and the first batch should not wait for it.
+            if lastReport > -Double.infinity {
+                do { try JournalReadGate.serialized { try probe.advance() } } catch { status.lastError = "journal: \(error)" }
+            }
             lastReport = now
-            do { try JournalReadGate.serialized { try probe.advance() } } catch { status.lastError = "journal: \(error)" }
             status.journalSequence = max(probe.sequence, status.cursor)
             status.journalPointTime = probe.pointTime ?? status.cursorPointTime
             status.pendingSince = probe.firstPointTime

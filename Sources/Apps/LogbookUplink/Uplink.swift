@@ -66,7 +66,7 @@ public enum Uplink {
     /// `offline` after the sink has finished).
     public static func services(
         configuration c: UplinkConfiguration, device: DeviceIdentity, mqtt: (any MQTTTransport)?, postgres: (any SQLConnector)?,
-        exitWhenIdle: Bool = false, logger: Logger
+        ownTracksMQTT: (any MQTTTransport)? = nil, exitWhenIdle: Bool = false, logger: Logger
     ) throws(UplinkError) -> [any Service] {
         try UplinkFile.makeDirectory(c.stateDirectory, mode: 0o750)
         try UplinkFile.makeDirectory(c.runtimeDirectory, mode: 0o755)
@@ -74,15 +74,16 @@ public enum Uplink {
         var out: [any Service] = []
         if let transport = mqtt, let m = c.mqtt {
             let topics = MQTTTopics(prefix: m.topicPrefix, device: device.id)
-            let shared = MQTTShared()
+            let shared = MQTTShared(configured: c.vehicles)
             if !exitWhenIdle {
                 out.append(LivePublisher(
                     transport: transport, topics: topics, discoveryPrefix: m.discovery ? m.discoveryPrefix : nil,
-                    liveFile: c.liveStatePath, interval: m.liveInterval, shared: shared, vehicles: c.vehicles,
+                    liveFile: c.liveStatePath, interval: m.liveInterval, shared: shared,
                     defaultVehicle: c.defaultVehicle, logger: logger))
             }
             let sink = MQTTSink(transport: transport, topics: topics, pointsPerMessage: m.pointsPerMessage, qos: m.qos,
-                                shared: shared, defaultVehicle: c.defaultVehicle)
+                                shared: shared, defaultVehicle: c.defaultVehicle, journalDirectory: c.journalDirectory,
+                                ledgerFile: c.stateDirectory + "/ledger-mqtt.json")
             out.append(SinkRunner(
                 sink: sink, journalDirectory: c.journalDirectory, cursors: cursors, runtimeDirectory: c.runtimeDirectory,
                 device: device,
@@ -92,7 +93,7 @@ public enum Uplink {
                 logger: logger))
         }
         if let connector = postgres, let p = c.postgres {
-            let sink = PostgresSink(connector: connector, device: device, vehicles: c.vehicles,
+            let sink = PostgresSink(connector: connector, device: device, vehicles: c.vehicles, defaultVehicle: c.defaultVehicle,
                                     reconnectMax: Double(p.reconnectMax), logger: logger)
             out.append(SinkRunner(
                 sink: sink, journalDirectory: c.journalDirectory, cursors: cursors, runtimeDirectory: c.runtimeDirectory,
@@ -101,6 +102,39 @@ public enum Uplink {
                                          exitWhenIdle: exitWhenIdle),
                 logger: logger))
         }
+        out += try interopServices(
+            configuration: c, device: device, ownTracksMQTT: ownTracksMQTT, cursors: cursors, exitWhenIdle: exitWhenIdle, logger: logger)
         return out
+    }
+
+    /// The OwnTracks, Overland and OsmAnd sinks, each with its runner (cursor, rate limit).
+    static func interopServices(
+        configuration c: UplinkConfiguration, device: DeviceIdentity, ownTracksMQTT: (any MQTTTransport)?, cursors: CursorStore,
+        exitWhenIdle: Bool, logger: Logger
+    ) throws(UplinkError) -> [any Service] {
+        var sinks: [(any UplinkSink, Int, Double)] = []
+        if var o = c.ownTracks {
+            if let user = o.username, let file = o.passwordFile {
+                o.authorization = "Basic " + Base64.encode(Array("\(user):\(try secret(file))".utf8))
+            }
+            guard o.transport == "http" || ownTracksMQTT != nil else { throw .system("owntracks: transport mqtt needs a broker connection") }
+            let sink = OwnTracksSink(settings: o, device: device.id, defaultVehicle: c.defaultVehicle, stateDirectory: c.stateDirectory,
+                                     mqtt: o.transport == "mqtt" ? ownTracksMQTT : nil, logger: logger)
+            sinks.append((sink, o.batchPoints, o.drainRate))
+        }
+        if let o = c.overland {
+            let sink = OverlandSink(settings: o, device: device.id, defaultVehicle: c.defaultVehicle, stateDirectory: c.stateDirectory, logger: logger)
+            sinks.append((sink, max(o.batchPoints * 5, 1000), o.drainRate))
+        }
+        if let o = c.osmAnd {
+            let sink = OsmAndSink(settings: o, device: device.id, defaultVehicle: c.defaultVehicle, stateDirectory: c.stateDirectory, logger: logger)
+            sinks.append((sink, o.batchPoints, o.drainRate))
+        }
+        return sinks.map { sink, batch, drain in
+            SinkRunner(
+                sink: sink, journalDirectory: c.journalDirectory, cursors: cursors, runtimeDirectory: c.runtimeDirectory, device: device,
+                settings: RunnerSettings(pollInterval: c.pollInterval, batchPoints: batch, drainRate: drain, exitWhenIdle: exitWhenIdle),
+                logger: logger)
+        }
     }
 }

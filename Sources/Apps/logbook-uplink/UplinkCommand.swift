@@ -50,8 +50,8 @@ struct UplinkCommand: AsyncParsableCommand {
             Self.printError("logbook-uplink: config error: \(error)")
             throw ExitCode(78)
         }
-        guard c.mqtt != nil || c.postgres != nil else {
-            Self.printError("logbook-uplink: config error: uplink: neither [uplink.mqtt] host nor [uplink.postgres] url is set")
+        guard c.mqtt != nil || c.postgres != nil || c.ownTracks != nil || c.overland != nil || c.osmAnd != nil else {
+            Self.printError("logbook-uplink: config error: uplink: no sink is set ([uplink.mqtt] host, [uplink.postgres] url, [uplink.owntracks], [uplink.overland] or [uplink.osmand] url)")
             throw ExitCode(78)
         }
         let level = Logger.Level(rawValue: c.logLevel) ?? .info
@@ -68,6 +68,7 @@ struct UplinkCommand: AsyncParsableCommand {
         }
         var transport: MosquittoClient?
         var connector: PostgresConnector?
+        var ownTracks: MosquittoClient?
         do {
             if let m = c.mqtt {
                 let topics = MQTTTopics(prefix: m.topicPrefix, device: device.id)
@@ -75,6 +76,14 @@ struct UplinkCommand: AsyncParsableCommand {
                     host: m.host, port: m.port, clientID: m.clientID ?? "logbook-" + device.id, username: m.username,
                     password: try Uplink.mqttPassword(m, environment: environment), caFile: m.caFile, certFile: m.certFile,
                     keyFile: m.keyFile, keepalive: m.keepalive, availabilityTopic: topics.availability,
+                    reconnectMax: m.reconnectMax))
+            }
+            if let m = c.mqtt, c.ownTracks?.transport == "mqtt" {
+                // A connection of its own: the OwnTracks topics go to the same broker.
+                ownTracks = try MosquittoClient(MosquittoOptions(
+                    host: m.host, port: m.port, clientID: (m.clientID ?? "logbook-" + device.id) + "-owntracks", username: m.username,
+                    password: try Uplink.mqttPassword(m, environment: environment), caFile: m.caFile, certFile: m.certFile,
+                    keyFile: m.keyFile, keepalive: m.keepalive, availabilityTopic: "logbook/\(device.id)/owntracks/availability",
                     reconnectMax: m.reconnectMax))
             }
             if let p = c.postgres {
@@ -85,9 +94,10 @@ struct UplinkCommand: AsyncParsableCommand {
             throw ExitCode(78)
         }
         let services = try Uplink.services(
-            configuration: c, device: device, mqtt: transport, postgres: connector, exitWhenIdle: exitWhenIdle,
-            logger: logger)
+            configuration: c, device: device, mqtt: transport, postgres: connector, ownTracksMQTT: ownTracks,
+            exitWhenIdle: exitWhenIdle, logger: logger)
         try transport?.start()
+        try ownTracks?.start()
         logger.info("logbook-uplink starting", metadata: [
             "device": "\(device.id)", "journal": "\(c.journalDirectory)",
             "mqtt": "\(c.mqtt.map { "\($0.host):\($0.port)" } ?? "off")", "postgres": "\(c.postgres == nil ? "off" : "on")",
@@ -99,6 +109,7 @@ struct UplinkCommand: AsyncParsableCommand {
             gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await group.run()
         transport?.stop()
+        ownTracks?.stop()
     }
 
     static func environment() -> [String: String] {

@@ -8,11 +8,15 @@ struct BoundaryExplainer {
     let trip: TripEngineConfiguration
 
     func start(_ reason: String) -> String {
-        switch TripReason(rawValue: reason) {
+        if reason.hasPrefix("import:") {
+            return "\(reason): imported from a \(reason.dropFirst(7)) file by `logbook import` (reconstructed from its positions, not recorded at the time)"
+        }
+        return switch TripReason(rawValue: reason) {
         case .power(let n): "power:\(n) on (the ignition-switched supply came on)"
         case .gpio(let n): "gpio:\(n) on (the ignition line came on)"
         case .bluetooth(let mac): "bluetooth:\(mac) connected (the head unit)"
         case .device(let n): "device:\(n) appeared"
+        case .obd(let n): "obd:\(n) engine started (rpm above zero)"
         case .motion:
             String(
                 format: "motion start: ≥ %.0f km/h for %@ and %.0f m from where it stood", trip.motionStartSpeed * 3.6,
@@ -25,12 +29,15 @@ struct BoundaryExplainer {
 
     func end(_ reason: String?) -> String {
         guard let reason else { return "still recording" }
+        if reason == "import:aborted" { return "import:aborted: the import stopped before this trip was complete" }
+        if reason.hasPrefix("import:") { return "\(reason): where the imported file's trip ended" }
         let grace = "for the \(TripFormat.threshold(trip.powerOffGrace)) grace"
         switch TripReason(rawValue: reason) {
         case .power(let n): return "power:\(n) off \(grace)"
         case .gpio(let n): return "gpio:\(n) off \(grace)"
         case .bluetooth(let mac): return "bluetooth:\(mac) disconnected \(grace)"
         case .device(let n): return "device:\(n) gone \(grace)"
+        case .obd(let n): return "obd:\(n) engine stopped or the adapter stopped answering \(grace)"
         case .motion:
             return "motion stop: \(TripFormat.threshold(trip.motionStopDuration)) within \(Int(trip.motionStopRadius)) m"
         case .manual: return "manual: `logbook trip stop`"

@@ -126,7 +126,8 @@ struct FuelListCommand: AsyncParsableCommand {
 /// `logbook odometer add --vehicle ID --odometer KM [--at TIME]`.
 struct OdometerCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "odometer", abstract: "Odometer readings (for calibration and the report).", subcommands: [OdometerAddCommand.self])
+        commandName: "odometer", abstract: "Odometer readings (for calibration and the report): add, amend, void, list.",
+        subcommands: [OdometerAddCommand.self, OdometerAmendCommand.self, OdometerVoidCommand.self, OdometerListCommand.self])
 }
 
 struct OdometerAddCommand: AsyncParsableCommand {
@@ -149,38 +150,69 @@ struct OdometerAddCommand: AsyncParsableCommand {
     }
 }
 
-/// `logbook trips classify ID… business|private|commute [--purpose T] [--partner T] [--destination T]`.
-struct TripsClassifyCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "classify", abstract: "Classify trips for the mileage report (a reclassification is a new entry).")
+struct OdometerAmendCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "amend", abstract: "Correct a reading (a new journal entry; the old values stay in --history).")
     @OptionGroup var paths: PathOptions
-    @Argument(help: "Trip numbers, then the class: business, private or commute.") var words: [String]
-    @Option(help: "Business purpose.") var purpose: String?
-    @Option(help: "Business partner visited.") var partner: String?
-    @Option(help: "Destination.") var destination: String?
-    @Flag(help: "Print the replies as JSON.") var json = false
-
-    func validate() throws {
-        guard words.count >= 2, let last = words.last, GarageFields.tripClasses.contains(last.lowercased()) else {
-            throw ValidationError("give one or more trip numbers, then business, private or commute")
-        }
-        for id in words.dropLast() where UInt64(id) == nil || id == "0" {
-            throw ValidationError("\(id) is not a trip number")
-        }
-    }
+    @Argument(help: "The reading's id (see odometer list).") var id: String
+    @Option(help: "The reading in km.") var odometer: Double?
+    @Option(help: "When (ISO 8601).") var at: String?
+    @Option(help: "A note.") var note: String?
+    @Flag(help: "Print the reply as JSON.") var json = false
 
     func run() async throws {
         try await withExitCodes {
             let settings = try ReaderSettings.load(paths)
-            let tripClass = words.last?.lowercased() ?? ""
-            for id in words.dropLast() {
-                let w = try await GarageAccess.write(
-                    "trip.classify",
-                    [("trip", .number(Double(UInt64(id) ?? 0))), ("class", .string(tripClass)), ("purpose", .option(purpose)),
-                     ("partner", .option(partner)), ("destination", .option(destination))],
-                    settings: settings, paths: paths)
-                GarageAccess.report(w, json: json, what: "Trip \(id) classified \(tripClass)")
+            let w = try await GarageAccess.write(
+                "odometer.amend", [("subject", .string(id)), ("at", .option(at)), ("odometer_km", .option(odometer)), ("note", .option(note))],
+                settings: settings, paths: paths)
+            GarageAccess.report(w, json: json, what: "Odometer reading \(id) amended")
+        }
+    }
+}
+
+struct OdometerVoidCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "void", abstract: "Withdraw a mistyped reading (it stays in --history).")
+    @OptionGroup var paths: PathOptions
+    @Argument(help: "The reading's id.") var id: String
+    @Option(help: "Why.") var reason: String?
+    @Flag(help: "Print the reply as JSON.") var json = false
+
+    func run() async throws {
+        try await withExitCodes {
+            let settings = try ReaderSettings.load(paths)
+            let w = try await GarageAccess.write("odometer.void", [("subject", .string(id)), ("reason", .option(reason))], settings: settings, paths: paths)
+            GarageAccess.report(w, json: json, what: "Odometer reading \(id) voided")
+        }
+    }
+}
+
+struct OdometerListCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "list", abstract: "List odometer readings, newest first.")
+    @OptionGroup var paths: PathOptions
+    @Option(help: "Only this vehicle's readings.") var vehicle: String?
+    @Flag(help: "List every journal entry about each reading.") var history = false
+    @Flag(help: "Print JSON.") var json = false
+
+    func run() async throws {
+        try await withExitCodes {
+            let settings = try ReaderSettings.load(paths)
+            let garage = try IndexAccess.withIndex(settings) { try GarageAccess.load($0, settings: settings, types: GarageAccess.withoutClassifications) }
+            let readings = garage.readings.filter { vehicle == nil || $0.vehicle == vehicle }.sorted { $0.at > $1.at }
+            if json {
+                print(JSONValue.array(readings.map { r in
+                    var m: [(String, JSONValue)] = [("id", .string(r.id))]
+                    if case .object(let fields) = r.record.fields { m += fields }
+                    m += [("voided", .bool(r.voided)), ("origin", .string(r.origin)), ("changes", .integer(r.history.count))]
+                    return .object(m)
+                }).serialized)
+                return
             }
+            var rows = [["ID", "TIME", "ODOMETER", "BY", "STATE"]]
+            for r in readings {
+                rows.append([r.id, ISO8601.format(r.at), "\(GarageText.value(.number(r.odometerKm))) km", r.origin ?? "-", r.voided ? "void" : r.history.count > 1 ? "changed" : "ok"])
+            }
+            print(readings.isEmpty ? "No odometer readings." : GarageText.table(rows))
+            if history { for r in readings { print("\(r.id):"); GarageText.printHistory(r.history) } }
         }
     }
 }

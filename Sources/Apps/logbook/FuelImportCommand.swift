@@ -18,12 +18,12 @@ struct FuelImportCommand: AsyncParsableCommand {
     @Option(help: "The vehicle the fill-ups belong to.") var vehicle: String
     @Option(help: "ISO 4217 currency of the prices.") var currency: String
     @Flag(help: "The file's odometer is in miles and volumes in US gallons.") var imperial = false
-    @Option(name: .customLong("date-order"), help: "How to read dates like 03/04/2024: mdy, dmy or ymd.") var dateOrder = "ymd"
+    @Option(name: .customLong("date-order"), help: "How to read dates like 03/04/2024: mdy, dmy or ymd (default: the one order every row fits).") var dateOrder: String?
     @Flag(name: .customLong("skip-bad"), help: "Import the good rows and report the bad ones (else nothing is written).") var skipBad = false
 
     func validate() throws {
         guard FuelImport.Format(rawValue: format) != nil else { throw ValidationError("--format must be lubelogger or fuelly") }
-        guard FuelImport.DateOrder(rawValue: dateOrder) != nil else { throw ValidationError("--date-order must be mdy, dmy or ymd") }
+        if let dateOrder, FuelImport.DateOrder(rawValue: dateOrder) == nil { throw ValidationError("--date-order must be mdy, dmy or ymd") }
     }
 
     func run() async throws {
@@ -31,28 +31,28 @@ struct FuelImportCommand: AsyncParsableCommand {
             let settings = try ReaderSettings.load(paths)
             guard let data = FileManager.default.contents(atPath: file) else { throw CLIError.usage("cannot read \(file)") }
             let options = FuelImport.Options(
-                vehicle: vehicle, currency: currency, imperial: imperial, dateOrder: FuelImport.DateOrder(rawValue: dateOrder) ?? .ymd)
+                vehicle: vehicle, currency: currency, imperial: imperial, dateOrder: dateOrder.flatMap(FuelImport.DateOrder.init(rawValue:)))
             let parsed: FuelImport
-            do throws(GarageProblem) {
+            do throws(EntryProblem) {
                 parsed = try FuelImport(text: String(decoding: data, as: UTF8.self), format: FuelImport.Format(rawValue: format) ?? .lubelogger, options: options)
             } catch {
                 throw CLIError.usage("\(file): \(error.message)")
             }
             var problems = parsed.problems
-            var good: [(GarageEntry, [(String, JSONValue)])] = []
+            var good: [(RecordEntry, [(String, JSONValue)])] = []
             let now = GarageAccess.wallClock()
-            let command = GarageCommand.named("fuel.add")
+            let command = EntryCommand.named("fuel.add")
             // Checked in date order against the garage as it will be, so rows see each other.
             var garage = try IndexAccess.withIndex(settings) { try GarageAccess.load($0, settings: settings) }
             var sequence: UInt64 = .max / 2
             for row in parsed.rows.sorted(by: { ($0.fields.first { $0.0 == "at" }?.1.stringValue ?? "") < ($1.fields.first { $0.0 == "at" }?.1.stringValue ?? "") }) {
                 let request = [("cmd", JSONValue.string("fuel.add"))] + row.fields + [("origin", .string("import"))]
-                do throws(GarageProblem) {
-                    guard let command else { throw GarageProblem.init("bad_request", "no fuel.add") }
+                do throws(EntryProblem) {
+                    guard let command else { throw EntryProblem.init("bad_request", "no fuel.add") }
                     let entry = try command.draft(.object(request), now: now)
                     try garage.check(entry)
                     sequence += 1
-                    garage.apply(RecordedGarageEntry(sequence: sequence, entry: entry, recordedAt: now))
+                    garage.apply(RecordedEntry(sequence: sequence, entry: entry, recordedAt: now))
                     good.append((entry, request))
                 } catch {
                     problems.append((row.line, error.message))

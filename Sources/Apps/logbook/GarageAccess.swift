@@ -23,7 +23,7 @@ enum GarageAccess {
 
     /// What a write did.
     struct Written {
-        var entry: GarageEntry
+        var entry: RecordEntry
         var sequence: UInt64
         var throughDaemon: Bool
         /// The daemon's reply line, when it answered.
@@ -34,45 +34,48 @@ enum GarageAccess {
     ///
     /// Bad input exits 64 with the reason and writes nothing; a daemon refusal exits 1.
     static func write(_ name: String, _ fields: [(String, JSONValue)], settings: ReaderSettings, paths: PathOptions) async throws -> Written {
-        guard let command = GarageCommand.named(name) else { throw CLIError.usage("unknown command \(name)") }
+        guard let command = EntryCommand.named(name) else { throw CLIError.usage("unknown command \(name)") }
         let now = wallClock()
         var request: [(String, JSONValue)] = [("cmd", .string(name))] + fields.filter { !$0.1.isNull } + [("origin", .string("cli"))]
         // The time is fixed here, so the daemon records the same entry the direct path would.
         if command.action == .add, command.type == "fuel" || command.type == "odometer", !request.contains(where: { $0.0 == "at" }) {
             request.append(("at", .string(ISO8601.format(now))))
         }
-        let entry: GarageEntry
+        let entry: RecordEntry
         do {
             entry = try command.draft(.object(request), now: now)
             if FileManager.default.fileExists(atPath: settings.journalDirectory) {
                 try IndexAccess.withIndex(settings) { index in
-                    try load(index, settings: settings).check(entry) { (try? index.trip($0)) != nil }
+                    try load(index, settings: settings).check(entry, trips: index)
                 }
             } else {
                 // The first write makes the journal: only the configured vehicles exist yet.
-                try Garage(configured: settings.daemon.vehicles, entries: []).check(entry) { _ in false }
+                try Garage(configured: settings.daemon.vehicles, entries: []).check(entry, trips: NoTrips())
             }
-        } catch let problem as GarageProblem {
+        } catch let problem as EntryProblem {
             throw CLIError.usage(problem.message)
         }
         if let client = try? ControlClient(socketPath: settings.daemon.controlSocketPath) {
             do {
                 let (reply, text) = try client.call(.object(request))
                 let sequence = UInt64(reply["seq"]?.doubleValue ?? 0)
-                return Written(entry: entry, sequence: sequence, throughDaemon: true, reply: text)
+                var written = entry
+                if let fields = reply["fields"] { written.fields = fields }
+                return Written(entry: written, sequence: sequence, throughDaemon: true, reply: text)
             } catch {
                 throw error.cliError
             }
         }
         do {
-            let sequences = try await EntryAppender.append([entry], recordedAt: now, journalDirectory: settings.journalDirectory, stateDirectory: settings.stateDirectory)
+            let appended = try await EntryAppender.append(
+                [entry], recordedAt: now, journalDirectory: settings.journalDirectory, stateDirectory: settings.stateDirectory)
             // No daemon to do it: this command rewrites dashboard.json (a failure is only noted).
             do {
                 try Dashboard.refresh(settings)
             } catch {
                 IndexAccess.note("dashboard.json not updated: \(error)")
             }
-            return Written(entry: entry, sequence: sequences.first ?? 0, throughDaemon: false, reply: nil)
+            return Written(entry: appended.first?.entry ?? entry, sequence: appended.first?.sequence ?? 0, throughDaemon: false, reply: nil)
         } catch {
             throw CLIError.problem(error.description)
         }
@@ -80,7 +83,7 @@ enum GarageAccess {
 
     /// Records entries already validated and checked (an import): through logbookd on one
     /// connection, else with one journal lock for all. Returns how many and which path.
-    static func writeMany(_ entries: [(GarageEntry, [(String, JSONValue)])], settings: ReaderSettings) async throws -> (Int, Bool) {
+    static func writeMany(_ entries: [(RecordEntry, [(String, JSONValue)])], settings: ReaderSettings) async throws -> (Int, Bool) {
         guard !entries.isEmpty else { return (0, false) }
         if let client = try? ControlClient(socketPath: settings.daemon.controlSocketPath) {
             var done = 0
@@ -122,6 +125,12 @@ enum GarageAccess {
     static func wallClock() -> GPSTime {
         GPSTime(nanoseconds: Int64((Date().timeIntervalSince1970 * 1e9).rounded()))
     }
+}
+
+/// Before the first write there is no journal, so no trip.
+struct NoTrips: TripLookup {
+    func trip(_ number: TripID) -> TripOverview? { nil }
+    func nextTrip(after number: TripID) -> TripOverview? { nil }
 }
 
 extension JSONValue {

@@ -33,7 +33,7 @@ enum GarageText {
     }
 
     /// `--history`: every entry with its time, origin and fields.
-    static func printHistory(_ history: [RecordedGarageEntry]) {
+    static func printHistory(_ history: [RecordedEntry]) {
         print("  history:")
         for h in history {
             let when = h.recordedAt.map { ISO8601.format($0) } ?? "?"

@@ -13,6 +13,7 @@ enum LiveStateFormatter {
         if let journal = doc["journal"], let status = journal["status"]?.stringValue, status != "ok" {
             lines.append(renderJournalProblem(status, journal))
         }
+        if case .array(let sources)? = doc["obd"] { for source in sources { lines += renderOBD(source) } }
         lines += renderTrip("Trip", doc["trip"], idle: "idle — no trip is being recorded")
         if let last = doc["last_trip"], !last.isNull { lines += renderTrip("Last", last, idle: "") }
         return lines.joined(separator: "\n")
@@ -49,6 +50,47 @@ enum LiveStateFormatter {
         var line = "Journal \(status) — \(used) % of the memory buffer used, retrying every few seconds"
         if let dropped = journal["dropped_points"]?.doubleValue, dropped > 0 { line += " · \(Int(dropped)) points dropped" }
         return line
+    }
+
+    /// "OBD     golf: engine running, 1304 rpm · fuel 66.7 % · odometer 5999.6 km · battery 13.1 V",
+    /// the car (VIN, known or not), then one line per fault code.
+    static func renderOBD(_ obd: JSONValue) -> [String] {
+        let name = obd["source"]?.stringValue ?? "obd"
+        guard obd["connected"]?.boolValue == true else { return ["OBD     \(name): adapter not connected (retrying)"] }
+        guard obd["car_answers"]?.boolValue == true else {
+            let volts = obd["battery_v"]?.doubleValue.map { String(format: " · battery %.1f V", $0) } ?? ""
+            return ["OBD     \(name): adapter connected, the car does not answer (ignition off)\(volts)"]
+        }
+        var head = "OBD     \(name)"
+        if let v = obd["vehicle"]?.stringValue { head += " (\(v))" }
+        switch obd["engine_running"]?.boolValue {
+        case true?: head += ": engine running" + (obd["rpm"]?.doubleValue.map { String(format: ", %.0f rpm", $0) } ?? "")
+        case false?: head += ": engine off"
+        case nil: head += ": engine state not read yet"
+        }
+        if let f = obd["fuel_percent"]?.doubleValue { head += String(format: " · fuel %.1f %%", f) }
+        if let km = obd["odometer_km"]?.doubleValue { head += String(format: " · odometer %.1f km", km) }
+        if let v = obd["battery_v"]?.doubleValue {
+            head += String(format: " · battery %.1f V", v)
+            if obd["battery_low"]?.boolValue == true { head += String(format: " LOW (floor %.1f V)", obd["battery_floor_v"]?.doubleValue ?? 0) }
+        }
+        var lines = [head]
+        if let vin = obd["vin"]?.stringValue {
+            var car = "        VIN \(vin)"
+            let about = [obd["manufacturer"]?.stringValue, obd["model_year"]?.doubleValue.map { String(Int($0)) }].compactMap { $0 }
+            if !about.isEmpty { car += " (\(about.joined(separator: ", ")))" }
+            if obd["vin_known"]?.boolValue == false { car += " — unknown car: add vin = \"\(vin)\" to its [[vehicle]]" }
+            lines.append(car)
+        }
+        if case .array(let codes)? = obd["fault_codes"] {
+            for c in codes {
+                let code = c["code"]?.stringValue ?? "?"
+                let kind = c["pending"]?.boolValue == true ? "pending" : "stored"
+                lines.append("        fault \(code) (\(kind))" + (c["description"]?.stringValue.map { ": \($0)" } ?? ""))
+            }
+        }
+        if let n = obd["rejected"]?.doubleValue, n > 0 { lines.append("        \(Int(n)) adapter replies refused as garbage") }
+        return lines
     }
 
     static func counters(_ gps: JSONValue) -> String {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 import ArgumentParser
+import LogbookSettings
 
 /// The directories every `logbook` command may need (DESIGN.md §3 names these flags).
 struct PathOptions: ParsableArguments {
@@ -12,18 +13,11 @@ struct PathOptions: ParsableArguments {
     @Option(name: .customLong("runtime-dir"), help: "Runtime directory (live.json, control socket).")
     var runtimeDir: String?
 
-    /// `--state-dir`, else `LOGBOOK_STATE_DIR`/`LOGBOOKD_STATE_DIR`, else `/var/lib/logbook`.
-    var stateDirectory: String {
-        stateDir ?? Environment.value("LOGBOOK_STATE_DIR") ?? Environment.value("LOGBOOKD_STATE_DIR")
-            ?? "/var/lib/logbook"
+    /// The runtime directory and control socket as the configuration names them (flags and
+    /// `LOGBOOK_*`/`LOGBOOKD_*` variables first): every command that talks to logbookd.
+    /// - Throws: ``CLIError`` (exit 78) for a bad configuration.
+    func daemonPaths() throws -> (runtimeDirectory: String, controlSocket: String) {
+        let settings = try ReaderSettings.load(self).daemon
+        return (settings.runtimeDirectory, settings.controlSocketPath)
     }
-
-    /// `--runtime-dir`, else `LOGBOOK_RUNTIME_DIR`/`LOGBOOKD_RUNTIME_DIR`, else `/run/logbook`.
-    var runtimeDirectory: String {
-        runtimeDir ?? Environment.value("LOGBOOK_RUNTIME_DIR")
-            ?? Environment.value("LOGBOOKD_RUNTIME_DIR") ?? "/run/logbook"
-    }
-
-    /// `<state-dir>/journal`.
-    var journalDirectory: String { stateDirectory + "/journal" }
 }

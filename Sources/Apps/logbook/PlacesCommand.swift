@@ -43,7 +43,7 @@ struct PlaceFieldOptions: ParsableArguments {
 
     /// The car's position from the daemon's live state.
     static func currentPosition(_ paths: PathOptions) throws -> (Double, Double) {
-        guard let client = try? ControlClient(runtimeDirectory: paths.runtimeDirectory) else {
+        guard let client = try? ControlClient(socketPath: try paths.daemonPaths().controlSocket) else {
             throw CLIError.unavailable("--here asks logbookd where the car is, and it is not reachable")
         }
         let doc: JSONValue

@@ -2,6 +2,8 @@
 import Foundation
 import LogbookConfig
 import LogbookCore
+import LogbookGarageStore
+import LogbookRecords
 import LogbookSettings
 import LogbookStore
 
@@ -11,6 +13,9 @@ import LogbookStore
 struct ReaderSettings {
     var daemon: Settings
     var reader: ReaderConfiguration
+    /// The vehicle registry as the index holds it (``withVehicles(from:)``), over the
+    /// configured vehicles.
+    var registry: [String: VehicleRecord] = [:]
 
     var stateDirectory: String { daemon.stateDirectory }
     var journalDirectory: String { daemon.journalDirectory }
@@ -32,10 +37,29 @@ struct ReaderSettings {
         }
     }
 
-    /// The configured vehicle, or one named by its id.
+    /// The vehicle with `id` as the registry (else the configuration) describes it, or one
+    /// named by its id.
     func vehicle(_ id: String?) -> Vehicle? {
         guard let id else { return nil }
-        return daemon.vehicle(id) ?? Vehicle(id: id, name: id)
+        return registry[id]?.vehicle(id: id) ?? daemon.vehicle(id) ?? Vehicle(id: id, name: id)
+    }
+
+    /// Who drove `trip`: the trip's own driver, else its vehicle's usual one.
+    func driver(of trip: TripOverview) -> String? {
+        guard trip.driver == nil, let id = trip.vehicleID else { return trip.driver }
+        return registry[id]?.driver ?? daemon.vehicles.first { $0.id == id }?.record.driver
+    }
+
+    /// These settings with the vehicles the index's journal knows.
+    func withVehicles(from index: TripIndex) throws -> ReaderSettings {
+        var copy = self
+        var fold = EntryFold<VehicleRecord>()
+        try index.forEachEntry(type: VehicleRecord.type) { e in
+            fold.apply(RecordedEntry(e))
+            return true
+        }
+        for v in fold.items { copy.registry[v.id] = v.record }
+        return copy
     }
 
     /// Index options from the configuration.

@@ -20,7 +20,7 @@ struct StatusCommand: AsyncParsableCommand {
     func run() async throws {
         try await withExitCodes {
             // The socket when the daemon serves it; live.json (readable by anyone) otherwise.
-            if let client = try? ControlClient(runtimeDirectory: paths.runtimeDirectory) {
+            if let client = try? ControlClient(socketPath: try paths.daemonPaths().controlSocket) {
                 do throws(ControlClient.Failure) {
                     let (doc, text) = try client.call(.object([("cmd", .string("status"))]))
                     print(json ? text : LiveStateFormatter.render(doc, age: LiveStateReader.age(of: doc)))
@@ -31,7 +31,7 @@ struct StatusCommand: AsyncParsableCommand {
                     throw error.cliError
                 }
             }
-            let (doc, text) = try LiveStateReader(runtimeDirectory: paths.runtimeDirectory).read()
+            let (doc, text) = try LiveStateReader(runtimeDirectory: try paths.daemonPaths().runtimeDirectory).read()
             let age = LiveStateReader.age(of: doc)
             print(json ? text : LiveStateFormatter.render(doc, age: age))
             if let age, age > Self.staleAfter {
@@ -56,7 +56,7 @@ struct WatchCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await withExitCodes {
-            if let client = try? ControlClient(runtimeDirectory: paths.runtimeDirectory) {
+            if let client = try? ControlClient(socketPath: try paths.daemonPaths().controlSocket) {
                 do throws(ControlClient.Failure) {
                     return try watch(client)
                 } catch .refused(let code, _) where code == "too_many_clients" {
@@ -94,7 +94,7 @@ struct WatchCommand: AsyncParsableCommand {
 
     /// Without the socket: polls live.json and prints each new `seq`.
     private func poll() async throws {
-        let reader = LiveStateReader(runtimeDirectory: paths.runtimeDirectory)
+        let reader = LiveStateReader(runtimeDirectory: try paths.daemonPaths().runtimeDirectory)
         var lastSeq = -1.0
         var shown = 0
         var missing = 0

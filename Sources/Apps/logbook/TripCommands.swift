@@ -15,7 +15,7 @@ struct TripCommand: AsyncParsableCommand {
     static func send(_ request: JSONValue, paths: PathOptions, json: Bool, summary: (JSONValue) -> String) async throws {
         try await withExitCodes {
             do {
-                let client = try ControlClient(runtimeDirectory: paths.runtimeDirectory)
+                let client = try ControlClient(socketPath: try paths.daemonPaths().controlSocket)
                 let (reply, text) = try client.call(request)
                 print(json ? text : summary(reply))
             } catch let failure as ControlClient.Failure {

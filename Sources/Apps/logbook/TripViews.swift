@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 import Foundation
 import LogbookCore
+import LogbookExport
+import LogbookRecords
 import LogbookSettings
 import LogbookStore
 
@@ -14,6 +16,7 @@ enum TripsListView {
         for t in trips {
             var end = t.endReason ?? "recording…"
             if t.discarded { end += " (discarded)" }
+            if t.voided { end += " (void)" } else if t.corrected { end += " (corrected)" }
             rows.append([
                 t.id.description, t.startedAt.map(TripFormat.dateTime) ?? "—",
                 settings.vehicle(t.vehicleID)?.name ?? "—", TripFormat.duration(t.duration), f.distance(t.distance),
@@ -31,26 +34,19 @@ enum TripsListView {
         return out.joined(separator: "\n")
     }
 
-    /// `3 trips · 512.3 km · 6 h 12 min` (discarded trips are listed but not counted).
+    /// `3 trips · 512.3 km · 6 h 12 min` (discarded and voided trips are listed but not counted).
     static func totalsLine(_ trips: [TripOverview], _ f: TripFormat) -> String {
-        let kept = trips.filter { !$0.discarded }
+        let kept = trips.filter { !$0.discarded && !$0.voided }
         let distance = kept.reduce(0) { $0 + $1.distance }, duration = kept.reduce(0) { $0 + $1.duration }
         var s = "\(kept.count) trip\(kept.count == 1 ? "" : "s") · \(f.distance(distance)) · \(TripFormat.duration(duration))"
-        let discarded = trips.count - kept.count
-        if discarded > 0 { s += " (\(discarded) discarded not counted)" }
+        let discarded = trips.filter(\.discarded).count, voided = trips.filter { $0.voided && !$0.discarded }.count
+        let notCounted = [discarded > 0 ? "\(discarded) discarded" : nil, voided > 0 ? "\(voided) void" : nil].compactMap { $0 }
+        if !notCounted.isEmpty { s += " (\(notCounted.joined(separator: ", ")) not counted)" }
         return s
     }
 
     static func json(_ trips: [TripOverview], _ settings: ReaderSettings) -> String {
-        let kept = trips.filter { !$0.discarded }
-        let totals: JSONValue = .object([
-            ("trips", .number(Double(kept.count))),
-            ("distance_m", .number((kept.reduce(0) { $0 + $1.distance } * 10).rounded() / 10)),
-            ("duration_s", .number(kept.reduce(0) { $0 + $1.duration }.rounded())),
-            ("discarded", .number(Double(trips.count - kept.count))),
-        ])
-        let list = trips.map { JSONValue.object(TripJSON.trip($0, vehicle: settings.vehicle($0.vehicleID))) }
-        return JSONValue.object([("trips", .array(list)), ("totals", totals)]).serialized
+        TripProperties.list(trips, vehicles: settings.vehicle).serialized
     }
 }
 
@@ -70,6 +66,7 @@ enum TripShowView {
         case .closed: break
         }
         var out = [title]
+        if t.voided { out.append("VOID     \(t.voidReason ?? "no reason given") — not counted (logbook trips restore \(t.id))") }
         out += cards([
             ("Distance", f.distance(t.distance)), ("Duration", TripFormat.duration(t.duration)),
             ("Avg speed", f.speed(t.averageSpeed)), ("Max speed", f.speed(t.maxSpeed)),
@@ -77,6 +74,9 @@ enum TripShowView {
         out.append("Started  \(t.startedAt.map(TripFormat.timeOfDay) ?? "—")  \(explain.start(t.startReason))")
         out.append("Ended    \(t.endedAt.map(TripFormat.timeOfDay) ?? "—")  \(explain.end(t.endReason))")
         if t.startPlace != nil || t.endPlace != nil { out.append("Route    \(TripFormat.route(t))") }
+        if let driver = settings.driver(of: t) { out.append("Driver   \(driver)") }
+        if !t.mergedFrom.isEmpty { out.append("Merged   trips \(t.mergedFrom.map(\.description).joined(separator: ", ")) were merged into this one") }
+        if let from = t.splitFrom { out.append("Split    from trip \(from)") }
         out.append("Points   \(t.pointCount)" + (t.start.map { s in String(format: " · from %.5f, %.5f", s.latitude, s.longitude) } ?? "")
             + (t.end.map { e in String(format: " to %.5f, %.5f", e.latitude, e.longitude) } ?? ""))
         if gaps.isEmpty {
@@ -104,12 +104,50 @@ enum TripShowView {
     }
 
     static func json(_ t: TripOverview, _ gaps: [TripGap], _ settings: ReaderSettings) -> String {
+        JSONValue.object(members(t, gaps, settings)).serialized
+    }
+
+    static func members(_ t: TripOverview, _ gaps: [TripGap], _ settings: ReaderSettings) -> [(String, JSONValue)] {
         let explain = BoundaryExplainer(trip: settings.daemon.trip)
-        var members = TripJSON.trip(t, vehicle: settings.vehicle(t.vehicleID))
+        var members = TripProperties.apiMembers(of: t, vehicle: settings.vehicle(t.vehicleID))
+        if t.driver == nil, let driver = settings.driver(of: t), let i = members.firstIndex(where: { $0.0 == "driver" }) { members[i].1 = .string(driver) }
         members.append(("start_explained", .string(explain.start(t.startReason))))
         members.append(("end_explained", .string(explain.end(t.endReason))))
-        members.append(("gaps", .array(gaps.map(TripJSON.gap))))
+        members.append(("gaps", .array(gaps.map(TripProperties.gap))))
         members.append(("summary", .string(TripFormat(units: settings.units).shareSummary(t, vehicle: settings.vehicle(t.vehicleID)))))
+        return members
+    }
+}
+
+extension TripShowView {
+    /// `--history`: every change to the trip, with when it was made and how long after the trip.
+    static func history(_ changes: [RecordedEntry], trip: TripOverview) -> String {
+        guard !changes.isEmpty else { return "History  no changes since it was recorded" }
+        var out = ["History"]
+        for c in changes {
+            let when = c.recordedAt.map(ISO8601.format) ?? "?"
+            let after = TripShowView.delay(c, trip: trip).map { ", \($0) after the trip" } ?? ""
+            out.append("  \(when)  \(c.entry.summary)  by \(c.entry.origin)\(after)")
+        }
+        return out.joined(separator: "\n")
+    }
+
+    /// How long after the trip's end a change was made (nil when unknown or before the end).
+    static func delay(_ c: RecordedEntry, trip: TripOverview) -> String? {
+        guard let made = c.recordedAt, let end = trip.endedAt, made > end else { return nil }
+        return TripFormat.duration(made.seconds(since: end))
+    }
+
+    static func json(_ t: TripOverview, _ gaps: [TripGap], _ settings: ReaderSettings, history: [RecordedEntry]?) -> String {
+        guard let history else { return json(t, gaps, settings) }
+        var members = members(t, gaps, settings)
+        members.append(("history", .array(history.map { c in
+            .object([
+                ("seq", .number(Double(c.sequence))), ("recorded_at", .string(c.recordedAt.map(ISO8601.format))),
+                ("type", .string(c.entry.type)), ("action", .string(c.entry.action.rawValue)), ("origin", .string(c.entry.origin)),
+                ("fields", c.entry.fields), ("change", .string(c.entry.summary)),
+            ])
+        })))
         return JSONValue.object(members).serialized
     }
 }

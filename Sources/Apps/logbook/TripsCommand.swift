@@ -3,13 +3,17 @@ import ArgumentParser
 import Foundation
 import LogbookCore
 import LogbookPlaces
+import LogbookRecords
 import LogbookStore
 
 /// `logbook trips …`: the recorded trips, from the trip index (caught up on every run).
 struct TripsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "trips", abstract: "List, show and export recorded trips (from the trip index).",
-        subcommands: [TripsListCommand.self, TripsShowCommand.self, TripsExportCommand.self, TripsClassifyCommand.self])
+        commandName: "trips", abstract: "List, show, export, classify and correct trips (from the trip index).",
+        subcommands: [
+            TripsListCommand.self, TripsShowCommand.self, TripsExportCommand.self, TripsClassifyCommand.self, TripsVoidCommand.self,
+            TripsRestoreCommand.self, TripsAssignCommand.self, TripsMergeCommand.self, TripsSplitCommand.self,
+        ])
 }
 
 /// `logbook trips list [--vehicle ID] [--since DATE] [--until DATE] [--limit N] [--json]`.
@@ -41,8 +45,9 @@ struct TripsListCommand: AsyncParsableCommand {
             if let until { query.until = try DateArgument.parse(until, option: "--until", endOfDay: true) }
             if let limit, limit < 1 { throw CLIError.usage("--limit must be at least 1, got \(limit)") }
             if vehicle?.isEmpty == true { throw CLIError.usage("--vehicle needs a vehicle id") }
-            let settings = try ReaderSettings.load(paths)
+            var settings = try ReaderSettings.load(paths)
             let trips = try IndexAccess.withIndex(settings) { index in
+                settings = try settings.withVehicles(from: index)
                 let namer = try PlaceNaming.namer(settings, index)
                 return try index.trips(matching: query).map(namer.named)
             }
@@ -71,17 +76,31 @@ struct TripsShowCommand: AsyncParsableCommand {
     @Option(name: .customLong("html"), help: "Also write a self-contained HTML page (stat cards and the picture) to FILE.")
     var html: String?
 
+    @Flag(name: .long, help: "List every change made to the trip: when, what, from where.")
+    var history = false
+
     func run() async throws {
         try await withExitCodes {
             guard let number = UInt64(id), number > 0 else { throw CLIError.usage("not a trip number: \"\(id)\"") }
             if svg?.isEmpty == true || html?.isEmpty == true { throw CLIError.usage("--svg and --html need a file name") }
-            let settings = try ReaderSettings.load(paths)
-            let found = try IndexAccess.withIndex(settings) { index -> (TripOverview, [TripGap])? in
-                guard let trip = try index.trip(TripID(number)) else { return nil }
-                return (try PlaceNaming.namer(settings, index).named(trip), try index.gaps(of: trip.id))
+            var settings = try ReaderSettings.load(paths)
+            let found = try IndexAccess.withIndex(settings) { index -> (TripOverview, [TripGap], [RecordedEntry])? in
+                settings = try settings.withVehicles(from: index)
+                guard let trip = try index.trip(TripID(number)) else {
+                    if let into = try index.mergedInto(TripID(number)) {
+                        throw CLIError.problem("trip \(number) was merged into trip \(into) (logbook trips show \(into))")
+                    }
+                    return nil
+                }
+                return (try PlaceNaming.namer(settings, index).named(trip), try index.gaps(of: trip.id), try index.history(of: trip.id))
             }
-            guard let (trip, gaps) = found else { throw CLIError.problem("no trip \(number) in the logbook") }
-            print(json ? TripShowView.json(trip, gaps, settings) : TripShowView.text(trip, gaps, settings))
+            guard let (trip, gaps, changes) = found else { throw CLIError.problem("no trip \(number) in the logbook") }
+            if json {
+                print(TripShowView.json(trip, gaps, settings, history: history ? changes : nil))
+            } else {
+                print(TripShowView.text(trip, gaps, settings))
+                if history { print(TripShowView.history(changes, trip: trip)) }
+            }
             if svg != nil || html != nil {
                 try IndexAccess.withIndex(settings) { index in
                     try TripPictureFiles.write(

@@ -4,6 +4,7 @@ import Foundation
 import LogbookCore
 import LogbookPOSIX
 import LogbookExport
+import LogbookRecords
 import LogbookSettings
 import LogbookStore
 
@@ -30,7 +31,7 @@ struct TripsExportCommand: AsyncParsableCommand {
             GPX 1.1 (speed and course in Garmin's TrackPointExtension), GeoJSON (RFC 7946, one
             line feature per trip with its summary) or CSV (RFC 4180, one row per point). To
             stdout, or with -o to a file that appears complete or not at all. --all takes trips
-            oldest first and leaves out discarded ones unless --include-discarded.
+            oldest first and leaves out discarded ones unless --include-discarded, voided ones unless --include-voided.
             """)
 
     @OptionGroup var paths: PathOptions
@@ -53,6 +54,9 @@ struct TripsExportCommand: AsyncParsableCommand {
     @Flag(name: .customLong("include-discarded"), help: "With --all: also trips discarded as too short.")
     var includeDiscarded = false
 
+    @Flag(name: .customLong("include-voided"), help: "With --all: also trips a person voided.")
+    var includeVoided = false
+
     @Option(name: .long, help: "gpx, geojson or csv.")
     var format: FormatArgument
 
@@ -67,7 +71,8 @@ struct TripsExportCommand: AsyncParsableCommand {
         let since = try since.map { try DateArgument.parse($0, option: "--since", endOfDay: false).description }
         let until = try until.map { try DateArgument.parse($0, option: "--until", endOfDay: true).description }
         return TripSelectionArguments(
-            ids: ids, all: all, since: since, until: until, vehicle: vehicle, includeDiscarded: includeDiscarded)
+            ids: ids, all: all, since: since, until: until, vehicle: vehicle, includeDiscarded: includeDiscarded,
+            includeVoided: includeVoided)
     }
 
     func run() async throws {
@@ -85,7 +90,7 @@ struct TripsExportCommand: AsyncParsableCommand {
             var options = ExportOptions(
                 createdAt: GPSTime(nanoseconds: Int64(Date().timeIntervalSince1970 * 1e9)),
                 units: units?.system ?? settings.units)
-            for v in settings.daemon.vehicles { options.vehicles[v.id] = v }
+            for v in settings.daemon.vehicles { options.vehicles[v.id] = v.vehicle }
             do {
                 try export(selection, from: index, options: options)
             } catch let error as TripIndexError {
@@ -108,7 +113,7 @@ struct TripsExportCommand: AsyncParsableCommand {
         try file.commit()
         guard !file.isStandardOutput else { return }
         FileHandle.standardError.write(
-            Data("logbook: wrote \(summary.trips) trip(s), \(summary.points) points, \(summary.bytes) bytes to \(output)\n".utf8))
+            Data("logbook: wrote \(summary.trips) trip(s), \(summary.points) points, \(summary.bytes) bytes to \(output ?? AtomicFile.standardOutput)\n".utf8))
     }
 }
 

@@ -34,7 +34,7 @@ struct UplinkCommand: AsyncParsableCommand {
                 var rows: [JSONValue] = []
                 var lines: [String] = []
                 var running = false
-                for sink in ["mqtt", "postgres"] {
+                for sink in ["mqtt", "postgres", "owntracks", "overland", "osmand"] {
                     let cursor = try? CursorStore(directory: c.stateDirectory).load(sink: sink)
                     let statusPath = UplinkStatus.path(runtimeDirectory: c.runtimeDirectory, sink: sink)
                     let status = (try? UplinkFile.read(statusPath)).flatMap { $0 }
@@ -104,7 +104,7 @@ struct UplinkCommand: AsyncParsableCommand {
         do {
             var c = try UplinkConfiguration.load(file: file, environment: ProcessInfo.processInfo.environment)
             if paths.stateDir != nil || ProcessInfo.processInfo.environment["LOGBOOK_STATE_DIR"] != nil {
-                c.journalDirectory = paths.journalDirectory
+                c.journalDirectory = try ReaderSettings.load(paths).journalDirectory
             }
             if let d = uplinkDir { c.stateDirectory = d }
             return c

@@ -21,11 +21,13 @@ struct VehicleFieldOptions: ParsableArguments {
     @Option(name: .customLong("fuel-type"), help: "petrol, diesel, e85, lpg, cng, hydrogen or other.") var fuelType: String?
     @Option(name: .customLong("tank"), help: "Tank size in litres.") var tank: Double?
     @Option(name: .customLong("odometer"), help: "Odometer (km) when the vehicle joined the logbook.") var odometer: Double?
+    @Option(help: "Vehicle identification number (17 characters; the OBD adapter reads it).") var vin: String?
+    @Option(help: "Who usually drives it (a trip may name another driver).") var driver: String?
 
     var fields: [(String, JSONValue)] {
         [("name", .option(name)), ("make", .option(make)), ("model", .option(model)), ("year", .option(year)),
          ("registration", .option(registration)), ("fuel_type", .option(fuelType)), ("tank_l", .option(tank)),
-         ("initial_odometer_km", .option(odometer))]
+         ("initial_odometer_km", .option(odometer)), ("vin", .option(vin)), ("driver", .option(driver))]
     }
 }
 
@@ -95,7 +97,7 @@ struct VehiclesListCommand: AsyncParsableCommand {
             var rows = [["ID", "NAME", "REGISTRATION", "FUEL", "SOURCE", "STATE"]]
             for v in shown {
                 rows.append([
-                    v.id, v.name, v.registration ?? "-", v.fields["fuel_type"]?.stringValue ?? "-",
+                    v.id, v.name, v.registration ?? "-", v.record.fuelType ?? "-",
                     v.configured ? (v.history.isEmpty ? "config" : "config+journal") : "journal", v.retired ? "retired" : "active",
                 ])
             }
@@ -105,8 +107,12 @@ struct VehiclesListCommand: AsyncParsableCommand {
 
     static func json(_ v: GarageVehicle) -> JSONValue {
         var members: [(String, JSONValue)] = [("id", .string(v.id))]
-        for field in GarageFields.vehicle { members.append((field.name, v.fields[field.name] ?? (field.name == "name" ? .string(v.name) : .null))) }
-        members += [("configured", .bool(v.configured)), ("retired", .bool(v.retired)), ("changes", .integer(v.history.count))]
+        let stored = v.record.fields
+        for field in VehicleRecord.schema { members.append((field.name, stored[field.name] ?? (field.name == "name" ? .string(v.name) : .null))) }
+        members += [
+            ("configured", .bool(v.configured)), ("retired", .bool(v.retired)), ("origin", .string(v.history.first?.entry.origin)),
+            ("changes", .integer(v.history.count)),
+        ]
         return .object(members)
     }
 }
@@ -128,8 +134,9 @@ struct VehiclesShowCommand: AsyncParsableCommand {
                 return
             }
             print("\(v.id): \(v.name)\(v.retired ? " (retired)" : "")")
-            for field in GarageFields.vehicle where field.name != "name" {
-                if let value = v.fields[field.name] { print("  \(field.name): \(GarageText.value(value))") }
+            let stored = v.record.fields
+            for field in VehicleRecord.schema where field.name != "name" {
+                if let value = stored[field.name] { print("  \(field.name): \(GarageText.value(value))") }
             }
             if history { GarageText.printHistory(v.history) }
         }

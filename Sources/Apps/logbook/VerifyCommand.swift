@@ -24,14 +24,10 @@ struct VerifyCommand: AsyncParsableCommand {
     @Option(name: .customLong("device-id"), help: "The device id the witness knows this journal by (default: [uplink] device_id, else derived from the key).")
     var deviceID: String?
 
-    /// The state directory: `--state-dir`, else the one `--config` names, else the default.
-    var stateDirectory: String {
-        guard paths.config != nil, paths.stateDir == nil, let settings = try? ReaderSettings.load(paths) else { return paths.stateDirectory }
-        return settings.stateDirectory
-    }
-
     func run() async throws {
-        let directory = stateDirectory + "/journal"
+        // `--state-dir`, else the one the configuration names, else the default.
+        let settings = try withExitCodesSync { try ReaderSettings.load(paths) }
+        let directory = settings.journalDirectory, stateDirectory = settings.stateDirectory
         // A progress line only for a person watching (stderr is a terminal), never in logs.
         let tty = isatty(STDERR_FILENO) != 0
         var lastShown = 0
@@ -53,7 +49,7 @@ struct VerifyCommand: AsyncParsableCommand {
             print("PROBLEM: \(problem)")
             failed = true
         }
-        if let witness, try !checkWitness(witness, directory: directory) { failed = true }
+        if let witness, try !checkWitness(witness, directory: directory, stateDirectory: stateDirectory) { failed = true }
         if failed { throw ExitCodes.problem }
         print("OK")
     }
@@ -61,7 +57,7 @@ struct VerifyCommand: AsyncParsableCommand {
 
 extension VerifyCommand {
     /// Prints the witness check; false when the journal disagrees with the witness.
-    func checkWitness(_ source: String, directory: String) throws -> Bool {
+    func checkWitness(_ source: String, directory: String, stateDirectory: String) throws -> Bool {
         let trusted = Uplink.trustedKey(stateDirectory: stateDirectory)
         let device = try witnessDevice(directory: directory, trusted: trusted)
         let (checkpoints, origin) = try withExitCodesSync { try WitnessSource.checkpoints(from: source, device: device) }

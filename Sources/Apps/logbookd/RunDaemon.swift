@@ -35,6 +35,9 @@ func runDaemon(_ arguments: DaemonArguments) async -> Int32 {
     let daemon: Daemon
     do {
         daemon = try Daemon(configuration: configuration, logger: logger, reload: load, logLevel: level)
+    } catch DaemonError.configuration(let why) {
+        printError("logbookd: config error: \(why)")
+        return 78
     } catch {
         printError("logbookd: \(error)")
         return 73

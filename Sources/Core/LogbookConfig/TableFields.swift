@@ -17,6 +17,12 @@ package struct TableFields {
         ConfigError(key: "\(path).\(key)", file: file, problem: problem)
     }
 
+    /// The raw value of `key`, if set (marking it used).
+    package mutating func value(_ key: String) -> ConfigValue? {
+        used.insert(key)
+        return table[key]
+    }
+
     package mutating func string(_ key: String) throws(ConfigError) -> String? {
         used.insert(key)
         guard let v = table[key] else { return nil }

@@ -16,6 +16,8 @@ public struct LiveState: Sendable, Equatable {
     public var trip: TripBlock?
     /// The last ended trip, for 60 s after it ended.
     public var lastTrip: TripBlock?
+    /// The OBD sources (`LiveState+OBD.swift`); none without an `obd` source.
+    public var obd: [OBDBlock] = []
 
     public init() {}
 
@@ -111,7 +113,7 @@ public struct LiveState: Sendable, Equatable {
 extension LiveState {
     /// The JSON object, fields in the documented order, SI units.
     public var json: JSONValue {
-        .object([
+        var members: [(String, JSONValue)] = [
             ("schema", .number(Double(Self.schema))),
             ("seq", .number(Double(seq))),
             ("updated_at", .string(updatedAt.description)),
@@ -120,7 +122,9 @@ extension LiveState {
             ("journal", journal.json),
             ("trip", trip?.json ?? .null),
             ("last_trip", lastTrip?.json ?? .null),
-        ])
+        ]
+        if !obd.isEmpty { members.append(("obd", .array(obd.map(\.json)))) }
+        return .object(members)
     }
 }
 

@@ -11,17 +11,24 @@ public struct TripQuery: Sendable, Hashable {
     public var limit: Int?
     /// Include trips recorded as discarded (too short to keep).
     public var includeDiscarded: Bool
+    /// Include trips a person voided.
+    public var includeVoided: Bool
 
-    public init(vehicleID: String? = nil, since: GPSTime? = nil, until: GPSTime? = nil, limit: Int? = nil, includeDiscarded: Bool = true) {
+    public init(
+        vehicleID: String? = nil, since: GPSTime? = nil, until: GPSTime? = nil, limit: Int? = nil, includeDiscarded: Bool = true,
+        includeVoided: Bool = true
+    ) {
         self.vehicleID = vehicleID
         self.since = since
         self.until = until
         self.limit = limit
         self.includeDiscarded = includeDiscarded
+        self.includeVoided = includeVoided
     }
 }
 
-/// Read access to the recorded trips, as the CLI, the exports, the pictures and the web app
+/// Read access to the trips, with every correction applied (voided, reassigned, merged and
+/// split trips as a person sees them), as the CLI, the exports, the pictures and the web app
 /// need it. The SQLite index (`LogbookStore`) is the real implementation; tests may use a
 /// fake. Everything streams: no call needs memory that grows with the history.
 public protocol TripCatalog {

@@ -10,7 +10,7 @@ extension TripEngine {
             // An IMU's "moving" starts a trip like a source; its "still" is only a hint.
             guard configuration.motionEnabled, signal.isOn, trip == nil, !manualHold else { return }
             startNow(.motion, vehicle: vehicle, manual: false, held: false, now, &out)
-        case .power, .gpio, .bluetooth, .device, .service:
+        case .power, .gpio, .bluetooth, .device, .service, .obd:
             if signal.isOn {
                 sourceOn(SourceKey(kind: signal.kind, name: signal.name), vehicle: vehicle, now, &out)
             } else {

@@ -45,11 +45,27 @@ public struct TripOverview: Sendable, Hashable {
     /// Named place or nearest town at the start and end, where known.
     public var startPlace: String?
     public var endPlace: String?
+    /// Voided by a person (`logbook trips void`): listed, never counted.
+    public var voided: Bool = false
+    public var voidReason: String?
+    /// Who drove, when a trip or its vehicle names a driver.
+    public var driver: String?
+    /// A correction (void, assignment, merge, split) changed it: the report marks it.
+    public var corrected: Bool = false
+    /// The trips merged into this one, in time order.
+    public var mergedFrom: [TripID] = []
+    /// The trip this one was split off from.
+    public var splitFrom: TripID?
 
     /// True when the daemon closed the trip after a crash or power loss.
     public var recovered: Bool { endReason == "recovered" }
     /// True for a trip too short to keep (recorded, not silently dropped).
     public var discarded: Bool { state == .discarded }
+    /// True for a trip `logbook import` reconstructed from another app's history (start
+    /// reason `import:FORMAT`) rather than one logbookd recorded at the time.
+    public var imported: Bool { startReason.hasPrefix("import:") }
+    /// `import` for an imported trip, `recorded` for one logbookd recorded.
+    public var origin: String { imported ? "import" : "recorded" }
 
     /// Creates an overview.
     public init(

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /// Why a trip started or ended. Its ``rawValue`` is the string records and the live state
-/// carry: `power:NAME`, `gpio:NAME`, `bluetooth:MAC`, `device:NAME`, `motion`, `manual`,
+/// carry: `power:NAME`, `gpio:NAME`, `bluetooth:MAC`, `device:NAME`, `obd:NAME`, `motion`, `manual`,
 /// `service`, `shutdown`, `recovered`, `gap`.
 public enum TripReason: Sendable, Hashable, Codable, RawRepresentable, CustomStringConvertible {
     /// A power supply switched (`power:NAME`).
@@ -11,6 +11,8 @@ public enum TripReason: Sendable, Hashable, Codable, RawRepresentable, CustomStr
     case bluetooth(String)
     /// A device appeared or went away (`device:NAME`).
     case device(String)
+    /// The engine started or stopped, as an OBD-II adapter read it (`obd:NAME`).
+    case obd(String)
     /// Movement detected from fixes or a motion sensor, or a stop detected from fixes.
     case motion
     /// A person started or stopped the trip.
@@ -31,6 +33,7 @@ public enum TripReason: Sendable, Hashable, Codable, RawRepresentable, CustomStr
         case .gpio(let n): "gpio:\(n)"
         case .bluetooth(let n): "bluetooth:\(n)"
         case .device(let n): "device:\(n)"
+        case .obd(let n): "obd:\(n)"
         case .motion: "motion"
         case .manual: "manual"
         case .service: "service"
@@ -57,6 +60,7 @@ public enum TripReason: Sendable, Hashable, Codable, RawRepresentable, CustomStr
             case "gpio": self = .gpio(name)
             case "bluetooth": self = .bluetooth(name)
             case "device": self = .device(name)
+            case "obd": self = .obd(name)
             default: return nil
             }
         }

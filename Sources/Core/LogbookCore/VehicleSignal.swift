@@ -20,6 +20,8 @@ public struct VehicleSignal: Sendable, Hashable, Codable {
         case service
         /// A person (control socket / CLI): the same as the manual start and stop commands.
         case manual
+        /// The car itself through an OBD-II adapter: on while the engine turns (rpm > 0).
+        case obd
     }
 
     /// What kind of source reports.
@@ -59,14 +61,15 @@ public struct VehicleSignal: Sendable, Hashable, Codable {
         case .motion: .motion
         case .service: .service
         case .manual: .manual
+        case .obd: .obd(name)
         }
     }
 
-    /// Power, GPIO, Bluetooth, device and service sources: the ones that hold a trip open
-    /// and beat motion (see ``TripEngine``).
+    /// Power, GPIO, Bluetooth, device, OBD and service sources: the ones that hold a trip
+    /// open and beat motion (see ``TripEngine``).
     public var isConnectionSource: Bool {
         switch kind {
-        case .power, .gpio, .bluetooth, .device, .service: true
+        case .power, .gpio, .bluetooth, .device, .service, .obd: true
         case .motion, .manual: false
         }
     }

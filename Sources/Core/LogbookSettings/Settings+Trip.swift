@@ -5,12 +5,8 @@ internal import LogbookCore
 extension Settings {
     /// Reads `[trip]`: the trip-detection thresholds of DESIGN.md §5.
     mutating func readTripSettings(_ r: inout ConfigReader) throws(ConfigError) {
-        if let v = try r.string("trip.default_vehicle") {
-            guard vehicle(v) != nil else {
-                throw ConfigError(key: "trip.default_vehicle", file: r.fileName, problem: "no [[vehicle]] has id \"\(v)\"")
-            }
-            trip.defaultVehicle = v
-        }
+        // Checked against the vehicle registry by logbookd: ``Settings/checkVehicleReferences(known:)``.
+        if let v = try r.string("trip.default_vehicle") { trip.defaultVehicle = v }
         if let d = try r.double("trip.power_off_grace_s", in: 0...3600) { trip.powerOffGrace = d }
         if let d = try r.double("trip.discard_below_m", in: 0...10_000) { trip.discardMaxDistance = d }
         if let d = try r.double("trip.discard_below_s", in: 0...3600) { trip.discardMaxDuration = d }

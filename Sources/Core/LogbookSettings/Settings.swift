@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 public import LogbookConfig
 public import LogbookCore
+public import LogbookRecords
 public import Logging
 
 /// Everything `logbookd` is configured with. Defaults are the shipped `config/logbookd.toml`.
@@ -33,8 +34,8 @@ public struct Settings: Sendable {
     /// Test hook: journal segment size in KiB (`LOGBOOKD_DEBUG_SEGMENT_KIB`, 64–4096), so the
     /// disk-full test reaches a rotation quickly. Never set in production.
     public var debugSegmentKiB: Int?
-    /// `[[vehicle]]` entries.
-    public var vehicles: [Vehicle] = []
+    /// `[[vehicle]]` entries: they seed the vehicle registry (logbookd journals them).
+    public var vehicles: [ConfiguredVehicle] = []
     /// `[[source]]` entries: what starts and stops trips.
     public var sources: [SourceConfiguration] = []
     /// Trip detection (`[trip]`), DESIGN.md §5 defaults.
@@ -52,6 +53,11 @@ public struct Settings: Sendable {
     /// `[hooks] on_service_due`: run by `logbook dashboard refresh` when a service task
     /// becomes due (logbookd runs that refresh after trip ends and garage writes).
     public var hookOnServiceDue: String?
+    /// `[hooks] on_fault_code`: an OBD source read a new trouble code or found one cleared.
+    public var hookOnFaultCode: String?
+    /// `[hooks] on_low_battery`: the battery voltage fell below an OBD source's `low_battery_v`
+    /// while parked.
+    public var hookOnLowBattery: String?
     /// `[shutdown]`: take a logind "delay" inhibitor lock so a shutdown waits for the trip
     /// to close; `logind_bus` is a D-Bus address instead of the system bus (tests).
     public var logindInhibitor = true
@@ -69,8 +75,6 @@ public struct Settings: Sendable {
     /// `[control] socket`, else `<runtime-dir>/control.sock`.
     public var controlSocketPath: String { controlSocket ?? runtimeDirectory + "/control.sock" }
 
-    /// The vehicle with `id`, if configured.
-    public func vehicle(_ id: String?) -> Vehicle? { id.flatMap { id in vehicles.first { $0.id == id } } }
 
     /// Command-line values that override the file and the environment.
     public struct Overrides: Equatable, Sendable {
@@ -109,7 +113,9 @@ public struct Settings: Sendable {
         return try load(root: root, source: file, environment: environment, overrides: Overrides())
     }
 
-    private static func load(
+    /// Loads from a file already parsed (the web app and the uplink read the same file for
+    /// their own tables too).
+    package static func load(
         root: ConfigValue?, source: String?, environment: [String: String], overrides: Overrides
     ) throws(ConfigError) -> Settings {
         var env = environment
@@ -152,6 +158,8 @@ public struct Settings: Sendable {
         hookOnTripStart = try r.string("hooks.on_trip_start")
         hookOnTripEnd = try r.string("hooks.on_trip_end")
         hookOnServiceDue = try r.string("hooks.on_service_due")
+        hookOnFaultCode = try r.string("hooks.on_fault_code")
+        hookOnLowBattery = try r.string("hooks.on_low_battery")
         if let d = try r.double("hooks.timeout_s", in: 0.1...3600) { hookTimeout = d }
         if let b = try r.bool("shutdown.logind_inhibitor") { logindInhibitor = b }
         logindBusAddress = try r.string("shutdown.logind_bus")

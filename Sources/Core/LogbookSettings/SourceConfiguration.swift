@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 internal import LogbookConfig
 public import LogbookCore
+internal import LogbookRecords
 
 /// One `[[source]]` entry: something in the car that tells the daemon a trip begins or ends.
 public struct SourceConfiguration: Sendable, Hashable {
@@ -18,6 +19,9 @@ public struct SourceConfiguration: Sendable, Hashable {
         /// A device node or USB vendor:product that is present only with the ignition on
         /// (an OBD adapter, a USB GPS), through sd-device.
         case device
+        /// The car itself through an ELM327 OBD-II adapter: engine on/off, VIN, odometer,
+        /// fuel level, fault codes, battery voltage.
+        case obd
     }
 
     public var kind: Kind
@@ -47,6 +51,13 @@ public struct SourceConfiguration: Sendable, Hashable {
     public var activeLow = false
     /// gpio: milliseconds the level must hold before it counts.
     public var debounceMilliseconds = 200
+    /// obd: a serial adapter's device (`/dev/ttyUSB0`, `/dev/rfcomm0`) and its baud rate…
+    public var device: String?
+    public var baud = 38_400
+    /// …or a Wi-Fi adapter's `HOST:PORT`.
+    public var address: String?
+    /// obd: below this battery voltage while parked, `on_low_battery` runs (volts).
+    public var lowBatteryVolts = 11.8
 
     public init(kind: Kind, name: String, vehicle: String? = nil) {
         self.kind = kind
@@ -64,6 +75,7 @@ public struct SourceConfiguration: Sendable, Hashable {
             case .bluetooth: .bluetooth
             case .gpio: .gpio
             case .device: .device
+            case .obd: .obd
             }
         return VehicleSignal(kind: kind, name: name, vehicle: vehicle, isOn: isOn)
     }
@@ -73,17 +85,14 @@ extension Settings {
     /// Reads `[[vehicle]]` and `[[source]]`; every error names `vehicle[i].key` / `source[i].key`.
     mutating func readVehiclesAndSources(_ r: inout ConfigReader) throws(ConfigError) {
         for (path, t) in try r.tables("vehicle") {
-            var fields = TableFields(path: path, table: t, file: r.fileName)
-            let id = try fields.requiredString("id")
-            guard !vehicles.contains(where: { $0.id == id }) else {
-                throw ConfigError(key: "\(path).id", file: r.fileName, problem: "duplicate vehicle id \"\(id)\"")
+            let vehicle = try Self.vehicle(path: path, table: t, file: r.fileName)
+            guard !vehicles.contains(where: { $0.id == vehicle.id }) else {
+                throw ConfigError(key: "\(path).id", file: r.fileName, problem: "duplicate vehicle id \"\(vehicle.id)\"")
             }
-            let v = Vehicle(
-                id: id, name: try fields.string("name") ?? id, make: try fields.string("make"),
-                model: try fields.string("model"), year: try fields.integer("year", in: 1886...2100),
-                registration: try fields.string("registration"))
-            try fields.rejectUnknown()
-            vehicles.append(v)
+            if let vin = vehicle.record.vin, let other = vehicles.first(where: { $0.record.vin == vin }) {
+                throw ConfigError(key: "\(path).vin", file: r.fileName, problem: "vehicle \"\(other.id)\" has VIN \(vin) already")
+            }
+            vehicles.append(vehicle)
         }
         for (path, t) in try r.tables("source") {
             var fields = TableFields(path: path, table: t, file: r.fileName)
@@ -93,10 +102,9 @@ extension Settings {
                 throw ConfigError(key: "\(path).type", file: r.fileName, problem: "expected one of \(names), got \"\(typeName)\"")
             }
             var s = SourceConfiguration(kind: kind, name: kind.rawValue)
+            // Checked against the vehicle registry by logbookd (a vehicle may be known only to
+            // the journal): ``Settings/checkVehicleReferences(known:)``.
             s.vehicle = try fields.string("vehicle")
-            if let v = s.vehicle, !vehicles.contains(where: { $0.id == v }) {
-                throw ConfigError(key: "\(path).vehicle", file: r.fileName, problem: "no [[vehicle]] has id \"\(v)\"")
-            }
             switch kind {
             case .powerSupply:
                 s.supply = try fields.requiredString("supply")
@@ -123,6 +131,8 @@ extension Settings {
                 s.match = m
                 s.subsystem = try fields.string("subsystem")
                 s.name = m
+            case .obd:
+                try s.readOBD(&fields, path: path, file: r.fileName)
             case .service:
                 s.name = "logbookd"
             case .motion:

@@ -3,6 +3,7 @@ import LogbookConfig
 import LogbookControl
 import LogbookCore
 import LogbookJournal
+import LogbookOBD
 import LogbookSettings
 
 /// One parser under fuzz: takes any bytes, must neither crash, hang nor allocate without
@@ -17,6 +18,9 @@ enum Harness: String, CaseIterable {
     case config
     /// A journal segment: framing (at two block sizes), record decoding, chain checks.
     case segment
+    /// An ELM327 adapter's replies: the reply parser and every decoder, then the whole
+    /// dialogue (``ELMSession``) fed the input as its adapter's replies.
+    case obd
 
     func run(_ bytes: UnsafeBufferPointer<UInt8>) {
         switch self {
@@ -24,6 +28,7 @@ enum Harness: String, CaseIterable {
         case .json: Self.json(bytes)
         case .config: Self.config(bytes)
         case .segment: Self.segment(bytes)
+        case .obd: OBDHarness.run(bytes)
         }
     }
 

@@ -30,8 +30,9 @@ final class JournalCore {
     var head: [UInt8] = Chain.genesis
     var openTrips: [TripID: OpenTrip] = [:]
     var nextTripID: UInt64 = 1
+    var carried = CarriedEntries()
     var lastGPSTime: Int64?
-    private(set) var durable = Snapshot(lastSequence: 0, head: Chain.genesis, openTrips: [:], nextTripID: 1)
+    private(set) var durable = Snapshot(lastSequence: 0, head: Chain.genesis, openTrips: [:], nextTripID: 1, carried: CarriedEntries())
 
     /// Counters for ``JournalStatistics``.
     var syncCount = 0
@@ -44,6 +45,7 @@ final class JournalCore {
         var head: [UInt8]
         var openTrips: [TripID: OpenTrip]
         var nextTripID: UInt64
+        var carried: CarriedEntries
     }
 
     init(
@@ -92,7 +94,7 @@ final class JournalCore {
             syncCount += 1
             offset = pos
             userRecordsInSegment += UInt64(records.count)
-            durable = Snapshot(lastSequence: lastSequence, head: head, openTrips: openTrips, nextTripID: nextTripID)
+            durable = Snapshot(lastSequence: lastSequence, head: head, openTrips: openTrips, nextTripID: nextTripID, carried: carried)
         } catch {
             abandonSegment()
             throw error
@@ -135,6 +137,7 @@ final class JournalCore {
         head = durable.head
         openTrips = durable.openTrips
         nextTripID = durable.nextTripID
+        carried = durable.carried
     }
 
     private func rotate() throws {
@@ -154,7 +157,7 @@ final class JournalCore {
                 bootID: bootID, monotonicNanoseconds: clock(), previousHead: durable.head,
                 previousLastSequence: durable.lastSequence, previousSealed: !segmentFailed, nextTripID: durable.nextTripID,
                 publicKey: Array(key.publicKey.rawRepresentation),
-                openTrips: durable.openTrips.values.sorted { $0.id < $1.id })
+                openTrips: durable.openTrips.values.sorted { $0.id < $1.id }, carried: durable.carried)
             let payload = RecordCodec.encode(.header(header), sequence: name.firstSequence)
             var out: [UInt8] = []
             let pos = Framing.frame(payload, at: 0, into: &out, blockSize: blockSize)
@@ -173,6 +176,7 @@ final class JournalCore {
             lastSequence = durable.lastSequence
             openTrips = durable.openTrips
             nextTripID = durable.nextTripID
+            carried = durable.carried
             head = Chain.next(durable.head, payload)
             durable.head = head
         } catch {
@@ -211,18 +215,21 @@ final class JournalCore {
         var c = SegmentContents()
         c.openTrips = openTrips
         c.nextTripID = nextTripID
+        c.carried = carried
         c.apply(r)
         openTrips = c.openTrips
         nextTripID = c.nextTripID
+        carried = c.carried
         if case .points(_, let points) = r, let t = points.last?.time.nanoseconds { lastGPSTime = t }
     }
 
     /// Restores the state recovery found.
-    func adopt(lastSequence: UInt64, head: [UInt8], openTrips: [TripID: OpenTrip], nextTripID: UInt64) {
+    func adopt(lastSequence: UInt64, head: [UInt8], openTrips: [TripID: OpenTrip], nextTripID: UInt64, carried: CarriedEntries) {
         self.lastSequence = lastSequence
         self.head = head
         self.openTrips = openTrips
         self.nextTripID = nextTripID
-        durable = Snapshot(lastSequence: lastSequence, head: head, openTrips: openTrips, nextTripID: nextTripID)
+        self.carried = carried
+        durable = Snapshot(lastSequence: lastSequence, head: head, openTrips: openTrips, nextTripID: nextTripID, carried: carried)
     }
 }

@@ -17,6 +17,9 @@ public import Logging
 public final class JournalWriter: Sendable {
     /// What recovery found when the journal was opened.
     public let recovery: RecoveryReport
+    /// Vehicles and named places as the journal held them when it was opened (the entries
+    /// appended since are the caller's to fold in).
+    public let carriedAtOpen: CarriedEntries
     let configuration: JournalConfiguration
     let logger: Logger
     let state: ConditionLock<WriterState>
@@ -46,6 +49,7 @@ public final class JournalWriter: Sendable {
         self.configuration = configuration
         self.logger = logger
         self.recovery = recovery
+        self.carriedAtOpen = core.carried
         self.lock = lock
         let now = Monotonic.now()
         // On a full disk recovery could not commit its `recovered` trip ends: they go first.
@@ -184,11 +188,16 @@ public final class JournalWriter: Sendable {
                 wake = true
             }
             switch record {
-            case .tripEnded, .entry:
-                // A trip's end, and a person's entry (a fill-up, a classification: rare, and
-                // someone waits for the answer), are committed now, not at the next group commit.
+            case .tripEnded:
+                // A trip's end is committed now, not at the next group commit.
                 s.commitNow = true
                 wake = true
+            case .entry(let e):
+                // So is a person's entry (a fill-up, a classification: rare, and someone waits
+                // for the answer).
+                s.commitNow = true
+                wake = true
+                if let n = e.splitTripNumber { s.nextTripID = max(s.nextTripID, n &+ 1) }
             case .tripStarted(let t):
                 s.nextTripID = max(s.nextTripID, t.id.rawValue &+ 1)
             default: break

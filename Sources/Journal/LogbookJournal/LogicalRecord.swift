@@ -64,6 +64,8 @@ struct SegmentHeader: Sendable, Hashable {
     var nextTripID: UInt64
     var publicKey: [UInt8]
     var openTrips: [OpenTrip]
+    /// Vehicles and named places (absent from headers written before they were carried).
+    var carried = CarriedEntries()
 }
 
 /// A signed statement "the chain head after sequence `seq - 1` is `head`".

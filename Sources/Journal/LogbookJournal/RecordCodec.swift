@@ -23,6 +23,18 @@ enum RecordCodec {
             w.raw(h.publicKey)
             w.u16(UInt16(min(h.openTrips.count, Int(UInt16.max))))
             for t in h.openTrips.prefix(Int(UInt16.max)) { encodeOpenTrip(t, into: &w) }
+            let carried = h.carried.all.prefix(Int(UInt16.max))
+            w.u16(UInt16(carried.count))
+            for item in carried {
+                w.string(item.type)
+                w.string(item.subject)
+                w.bool(item.voided)
+                for fields in [item.fields, item.configFields ?? .null] {
+                    let json = Array(fields.serialized.utf8)
+                    w.u32(UInt32(json.count))
+                    w.raw(json)
+                }
+            }
         case .seal(let count):
             start(.seal)
             w.u64(count)
@@ -104,9 +116,26 @@ enum RecordCodec {
             let n = Int(try r.u16())
             var trips: [OpenTrip] = []
             for _ in 0..<n { trips.append(try decodeOpenTrip(&r)) }
+            var carried = CarriedEntries()
+            if r.remaining > 0 {
+                for _ in 0..<Int(try r.u16()) {
+                    let type = try r.string(), subject = try r.string(), voided = try r.bool()
+                    var json: [JSONValue] = []
+                    for _ in 0..<2 {
+                        let length = Int(try r.u32())
+                        guard length <= r.remaining else { throw DecodeError(description: "bad carried entry length") }
+                        guard let value = try? JSONValue.parse(String(decoding: try r.raw(length), as: UTF8.self)) else {
+                            throw DecodeError(description: "bad carried entry fields")
+                        }
+                        json.append(value)
+                    }
+                    carried.insert(CarriedEntries.Item(
+                        type: type, subject: subject, fields: json[0], voided: voided, configFields: json[1].isNull ? nil : json[1]))
+                }
+            }
             record = .header(SegmentHeader(
                 bootID: boot, monotonicNanoseconds: mono, previousHead: head, previousLastSequence: prevLast, previousSealed: prevSealed,
-                nextTripID: nextTrip, publicKey: key, openTrips: trips))
+                nextTripID: nextTrip, publicKey: key, openTrips: trips, carried: carried))
         case .seal:
             record = .seal(recordCount: try r.u64())
         case .checkpoint:

@@ -74,7 +74,7 @@ extension JournalCore {
             names.removeLast()
         }
         if let c = contents {
-            adopt(lastSequence: c.lastSequence, head: sealedHead ?? c.head, openTrips: c.openTrips, nextTripID: c.nextTripID)
+            adopt(lastSequence: c.lastSequence, head: sealedHead ?? c.head, openTrips: c.openTrips, nextTripID: c.nextTripID, carried: c.carried)
             report.records = c.userRecords
         }
         do {
@@ -119,7 +119,7 @@ extension JournalCore {
             syncCount += 1
             offset = pos
             bytesWritten += out.count
-            adopt(lastSequence: lastSequence, head: head, openTrips: openTrips, nextTripID: nextTripID)
+            adopt(lastSequence: lastSequence, head: head, openTrips: openTrips, nextTripID: nextTripID, carried: carried)
         } catch {
             abandonSegment()
             throw error

@@ -40,6 +40,8 @@ struct SegmentContents: Sendable {
     /// needed by recovery.
     var tracksOpenTrips = true
     var nextTripID: UInt64 = 1
+    /// Vehicles and named places, from the header and the entries after it.
+    var carried = CarriedEntries()
     /// Count of user records (a point batch counts once).
     var userRecords = 0
 
@@ -69,6 +71,7 @@ struct SegmentContents: Sendable {
                 c.head = h.previousHead
                 c.lastSequence = h.previousLastSequence
                 c.nextTripID = h.nextTripID
+                c.carried = h.carried
                 for t in h.openTrips { c.openTrips[t.id] = t }
             } else {
                 if c.sealed {
@@ -134,7 +137,12 @@ struct SegmentContents: Sendable {
         case .tripEnded(let e):
             openTrips[e.id] = nil
             nextTripID = max(nextTripID, e.id.rawValue &+ 1)
-        case .signal, .entry:
+        case .entry(let e):
+            carried.apply(e)
+            // A split's second part took a trip number (from another writer, perhaps the
+            // CLI's): it is never handed out again.
+            if let n = e.splitTripNumber { nextTripID = max(nextTripID, n &+ 1) }
+        case .signal:
             break
         }
     }

@@ -16,16 +16,19 @@ public struct TripSelectionArguments: Sendable, Hashable {
     public var vehicle: String?
     /// `--include-discarded`.
     public var includeDiscarded: Bool
+    /// `--include-voided`.
+    public var includeVoided: Bool
 
     /// Creates arguments.
     public init(ids: [String] = [], all: Bool = false, since: String? = nil, until: String? = nil, vehicle: String? = nil,
-                includeDiscarded: Bool = false) {
+                includeDiscarded: Bool = false, includeVoided: Bool = false) {
         self.ids = ids
         self.all = all
         self.since = since
         self.until = until
         self.vehicle = vehicle
         self.includeDiscarded = includeDiscarded
+        self.includeVoided = includeVoided
     }
 
     /// A one-line reason the arguments make no sense.
@@ -43,8 +46,8 @@ public struct TripSelectionArguments: Sendable, Hashable {
         if all == !ids.isEmpty {
             throw Problem(description: all ? "give trip numbers or --all, not both" : "give trip numbers or --all")
         }
-        if !all, since != nil || until != nil || vehicle != nil || includeDiscarded {
-            throw Problem(description: "--since, --until, --vehicle and --include-discarded go with --all")
+        if !all, since != nil || until != nil || vehicle != nil || includeDiscarded || includeVoided {
+            throw Problem(description: "--since, --until, --vehicle, --include-discarded and --include-voided go with --all")
         }
         guard all else {
             var out: [TripID] = []
@@ -55,7 +58,7 @@ public struct TripSelectionArguments: Sendable, Hashable {
             return .trips(out)
         }
         if vehicle?.isEmpty == true { throw Problem(description: "--vehicle needs a vehicle id") }
-        var query = TripQuery(vehicleID: vehicle, includeDiscarded: includeDiscarded)
+        var query = TripQuery(vehicleID: vehicle, includeDiscarded: includeDiscarded, includeVoided: includeVoided)
         query.since = try since.map { (s) throws(Problem) in try Self.time(s, "--since", endOfDay: false, utcOffset) }
         query.until = try until.map { (s) throws(Problem) in try Self.time(s, "--until", endOfDay: true, utcOffset) }
         if let a = query.since, let b = query.until, a >= b { throw Problem(description: "--since must come before --until") }

@@ -21,8 +21,9 @@ public struct FuelImport: Sendable {
         public var currency: String
         /// Odometer in miles and volumes in US gallons (converted to km and litres).
         public var imperial: Bool
-        public var dateOrder: DateOrder
-        public init(vehicle: String, currency: String, imperial: Bool = false, dateOrder: DateOrder = .ymd) {
+        /// How to read dates like `1/6/2029`; nil: the one order every row's date parses under.
+        public var dateOrder: DateOrder?
+        public init(vehicle: String, currency: String, imperial: Bool = false, dateOrder: DateOrder? = nil) {
             self.vehicle = vehicle
             self.currency = currency
             self.imperial = imperial
@@ -35,7 +36,7 @@ public struct FuelImport: Sendable {
     /// Lines that could not be read, with why.
     public var problems: [(line: Int, message: String)] = []
 
-    public init(text: String, format: Format, options: Options) throws(GarageProblem) {
+    public init(text: String, format: Format, options: Options) throws(EntryProblem) {
         let table = CSV.parse(text)
         guard let header = table.first?.fields.map({ $0.trimmed.lowercased() }) else { throw .bad("the file is empty") }
         func column(_ names: String...) -> Int? { names.lazy.compactMap { header.firstIndex(of: $0) }.first }
@@ -54,12 +55,19 @@ public struct FuelImport: Sendable {
         guard let date, let odometer, let volume, let money else {
             throw .bad("line 1: not a \(format.rawValue) export (needs the columns \(format == .lubelogger ? "Date, Odometer, FuelConsumed, Cost" : "fuelup_date, odometer, gallons or litres, price"))")
         }
+        let order: DateOrder
+        if let given = options.dateOrder {
+            order = given
+        } else {
+            let dates = table.dropFirst().compactMap { row in date < row.fields.count ? row.fields[date].trimmed : nil }
+            order = try Self.dateOrder(dates)
+        }
         let km = options.imperial ? 1.609344 : 1
         let litresPerUnit = options.imperial ? 3.785411784 : 1
         for row in table.dropFirst() where !row.fields.allSatisfy({ $0.trimmed.isEmpty }) {
             func cell(_ i: Int?) -> String? { i.flatMap { $0 < row.fields.count ? row.fields[$0].trimmed : nil }.flatMap { $0.isEmpty ? nil : $0 } }
-            do throws(GarageProblem) {
-                let at = try Self.date(cell(date), order: options.dateOrder)
+            do throws(EntryProblem) {
+                let at = try Self.date(cell(date), order: order)
                 let odo = try Self.number(cell(odometer), "odometer") * km
                 let quantity = try Self.number(cell(volume), "volume")
                 let paid = try Self.number(cell(money), "price")
@@ -84,14 +92,41 @@ public struct FuelImport: Sendable {
         }
     }
 
-    static func number(_ text: String?, _ what: String) throws(GarageProblem) -> Double {
+    /// The order the file's dates are written in: the one every date parses under. A file
+    /// whose dates fit several orders (all days ≤ 12) is ambiguous: the error names
+    /// `--date-order` and the orders that fit. When none fits every row, the order most rows
+    /// fit (the rows that do not are then reported one by one).
+    static func dateOrder(_ dates: [String]) throws(EntryProblem) -> DateOrder {
+        // ISO times and year-first dates read the same in every order.
+        let written = dates.filter { d in
+            guard !d.isEmpty, ISO8601.parse(d) == nil else { return false }
+            let first = d.prefix { $0.isNumber }
+            return (Int(first) ?? 0) <= 31
+        }
+        guard !written.isEmpty else { return .ymd }
+        var fits: [(DateOrder, Int)] = []
+        for order in DateOrder.allCases {
+            var n = 0
+            for d in written where (try? date(d, order: order)) != nil { n += 1 }
+            fits.append((order, n))
+        }
+        let all = fits.filter { $0.1 == written.count }.map(\.0)
+        if all.count == 1 { return all[0] }
+        if all.count > 1 {
+            let example = written.first ?? ""
+            throw .bad("dates such as \(example) fit more than one order (\(all.map(\.rawValue).joined(separator: ", "))): give --date-order \(all.map(\.rawValue).joined(separator: " or --date-order "))")
+        }
+        return fits.max { $0.1 < $1.1 }?.0 ?? .ymd
+    }
+
+    static func number(_ text: String?, _ what: String) throws(EntryProblem) -> Double {
         guard let text else { throw .bad("\(what) is missing") }
         let cleaned = text.filter { $0 != "$" && $0 != "€" && $0 != " " && $0 != "," }
         guard let n = Double(cleaned), n.isFinite else { throw .bad("\(what) is not a number: \(text)") }
         return n
     }
 
-    static func flag(_ text: String?, _ what: String, absent: Bool = false) throws(GarageProblem) -> Bool {
+    static func flag(_ text: String?, _ what: String, absent: Bool = false) throws(EntryProblem) -> Bool {
         guard let text else { return absent }
         switch text.lowercased() {
         case "true", "1", "yes": return true
@@ -101,7 +136,7 @@ public struct FuelImport: Sendable {
     }
 
     /// An ISO 8601 time, or a date (with an optional `HH:MM[:SS]`) in the given order, as UTC.
-    static func date(_ text: String?, order: DateOrder) throws(GarageProblem) -> String {
+    static func date(_ text: String?, order: DateOrder) throws(EntryProblem) -> String {
         guard let text else { throw .bad("the date is missing") }
         if let t = ISO8601.parse(text) { return ISO8601.format(t) }
         let parts = text.split(separator: " ", maxSplits: 1).map(String.init)
@@ -118,7 +153,7 @@ public struct FuelImport: Sendable {
         }
         let iso = "\(y)-\(CivilDate.two(m))-\(CivilDate.two(d))T\(time)Z"
         guard (1...12).contains(m), (1...31).contains(d), let t = ISO8601.parse(iso), ISO8601.format(t).hasPrefix(String(iso.prefix(10))) else {
-            throw .bad("not a date: \(text) (read as \(order.rawValue))")
+            throw .bad("not a date: \(text) (read as \(order.rawValue); --date-order mdy, dmy or ymd)")
         }
         return ISO8601.format(t)
     }

@@ -2,150 +2,112 @@
 public import LogbookCore
 public import LogbookRecords
 
-/// The garage as the journal's entries describe it: vehicles, fuel logs, odometer readings and
-/// trip classifications, with amendments and voids applied in journal order.
+/// The garage as the journal's entries describe it: vehicles, fuel logs, odometer readings,
+/// service tasks and trip classifications, with amendments and voids applied in journal order.
 ///
 /// Built in memory from the index's `entries` table (a household's entries over ten years are
 /// a few thousand rows: milliseconds), so it needs no tables of its own that could drift.
 public struct Garage: Sendable {
-    /// By id, in the order they were first seen (configured vehicles first).
-    public private(set) var vehicles: [GarageVehicle] = []
-    /// Every fuel log including voided ones, in journal order of their first entry.
-    public private(set) var fuelLogs: [FuelLog] = []
-    public private(set) var readings: [OdometerReading] = []
+    private var vehicleFold = EntryFold<VehicleRecord>()
+    private var configuredIDs: Set<String> = []
+    private var fuelFold = EntryFold<FuelRecord>()
+    private var readingFold = EntryFold<OdometerRecord>()
     public private(set) var classifications: [TripID: TripClassification] = [:]
     /// Service tasks, removed ones included.
     public internal(set) var services: [ServiceTask] = []
-    /// Entries that could not be applied (an amendment of nothing, a fuel log missing fields):
-    /// shown, never silently dropped.
-    public internal(set) var ignored: [RecordedGarageEntry] = []
+    private var otherIgnored: [RecordedEntry] = []
 
     /// The entry types this projection reads from the index.
-    public static let entryTypes = ["vehicle", "fuel", "odometer", "trip.class", "service", "service.done"]
+    public static let entryTypes = [
+        VehicleRecord.type, FuelRecord.type, OdometerRecord.type, TripClassRecord.type, ServiceTaskRecord.type,
+        ServiceDoneRecord.type,
+    ]
 
     /// - Parameters:
-    ///   - configured: the `[[vehicle]]` tables of the configuration file. An entry in the
-    ///     journal wins over the file for every field both set (the file keeps naming signal
-    ///     sources; a person's edits are not undone by an old config file).
-    ///   - entries: garage entries in journal order.
-    public init(configured: [Vehicle] = [], entries: [RecordedGarageEntry]) {
+    ///   - configured: the `[[vehicle]]` tables of the configuration file, for a journal that
+    ///     does not hold them yet (logbookd journals them at its start, origin `config`).
+    ///   - entries: entries in journal order.
+    public init(configured: [ConfiguredVehicle] = [], entries: [RecordedEntry]) {
         for v in configured {
-            var fields: [String: JSONValue] = ["name": .string(v.name)]
-            if let make = v.make { fields["make"] = .string(make) }
-            if let model = v.model { fields["model"] = .string(model) }
-            if let year = v.year { fields["year"] = .integer(year) }
-            if let registration = v.registration { fields["registration"] = .string(registration) }
-            vehicles.append(GarageVehicle(id: v.id, fields: fields, retired: false, configured: true, history: []))
+            vehicleFold.seed(id: v.id, record: v.record)
+            configuredIDs.insert(v.id)
         }
         for entry in entries { apply(entry) }
     }
 
     /// Applies one more entry (journal order).
-    public mutating func apply(_ recorded: RecordedGarageEntry) {
+    public mutating func apply(_ recorded: RecordedEntry) {
         let e = recorded.entry
         switch e.type {
-        case "vehicle": applyVehicle(recorded)
-        case "fuel": applyFuel(recorded)
-        case "odometer":
-            if e.action == .void, let i = readings.firstIndex(where: { $0.id == e.subject }) {
-                readings[i].voided = true
-            } else if e.action == .add, let f = e.fields.members, let vehicle = f["vehicle"]?.stringValue,
-                let at = f["at"]?.stringValue.flatMap(ISO8601.parse), let km = f["odometer_km"]?.doubleValue
-            {
-                readings.append(OdometerReading(id: e.subject, vehicle: vehicle, at: at, odometerKm: km, voided: false))
-            } else {
-                ignored.append(recorded)
+        case VehicleRecord.type: vehicleFold.apply(recorded)
+        case FuelRecord.type: fuelFold.apply(recorded)
+        case OdometerRecord.type: readingFold.apply(recorded)
+        case ServiceTaskRecord.type, ServiceDoneRecord.type: applyService(recorded)
+        case TripClassRecord.type:
+            guard let n = UInt64(e.subject), e.action != .void, let c = try? TripClassRecord(json: e.fields) else {
+                return otherIgnored.append(recorded)
             }
-        case "service", "service.done": applyService(recorded)
-        case "trip.class":
-            guard let n = UInt64(e.subject), let f = e.fields.members, let c = f["class"]?.stringValue else { return ignored.append(recorded) }
             let id = TripID(n)
-            var history = classifications[id]?.history ?? []
-            history.append(recorded)
-            classifications[id] = TripClassification(
-                trip: id, tripClass: c, purpose: f["purpose"]?.stringValue, partner: f["partner"]?.stringValue,
-                destination: f["destination"]?.stringValue, history: history)
+            classifications[id] = TripClassification(trip: id, record: c, history: (classifications[id]?.history ?? []) + [recorded])
         default:
-            ignored.append(recorded)
+            otherIgnored.append(recorded)
         }
     }
 
-    private mutating func applyVehicle(_ recorded: RecordedGarageEntry) {
-        let e = recorded.entry
-        let changes = e.fields.members ?? [:]
-        if let i = vehicles.firstIndex(where: { $0.id == e.subject }) {
-            switch e.action {
-            case .add, .amend:
-                // An add of a configured (or retired) vehicle adopts or re-activates it.
-                if e.action == .add { vehicles[i].retired = false }
-                vehicles[i].fields.merge(changes) { _, new in new }
-            case .void:
-                vehicles[i].retired = true
-            }
-            vehicles[i].history.append(recorded)
-        } else if e.action == .add {
-            vehicles.append(GarageVehicle(id: e.subject, fields: changes, retired: false, configured: false, history: [recorded]))
-        } else {
-            ignored.append(recorded)
+    /// By id, in the order they were first seen (configured vehicles first).
+    public var vehicles: [GarageVehicle] {
+        vehicleFold.items.map {
+            GarageVehicle(id: $0.id, record: $0.record, retired: $0.voided, configured: configuredIDs.contains($0.id), history: $0.history)
         }
     }
 
-    private mutating func applyFuel(_ recorded: RecordedGarageEntry) {
-        let e = recorded.entry
-        let index = fuelLogs.firstIndex { $0.id == e.subject }
-        switch (e.action, index) {
-        case (.add, nil):
-            guard var log = FuelLog(e.subject, fields: e.fields.members ?? [:]) else { return ignored.append(recorded) }
-            log.history = [recorded]
-            fuelLogs.append(log)
-        case (.amend, let i?):
-            var fields = Self.fields(of: fuelLogs[i])
-            fields.merge(e.fields.members ?? [:]) { _, new in new }
-            guard var log = FuelLog(e.subject, fields: fields) else { return ignored.append(recorded) }
-            log.voided = fuelLogs[i].voided
-            log.history = fuelLogs[i].history + [recorded]
-            fuelLogs[i] = log
-        case (.void, let i?):
-            fuelLogs[i].voided = true
-            fuelLogs[i].history.append(recorded)
-        default:
-            ignored.append(recorded)
-        }
+    /// Every fuel log including voided ones, in journal order of their first entry.
+    public var fuelLogs: [FuelLog] {
+        fuelFold.items.map { FuelLog(id: $0.id, record: $0.record, voided: $0.voided, history: $0.history) }
     }
 
-    static func fields(of log: FuelLog) -> [String: JSONValue] {
-        var f: [String: JSONValue] = [
-            "vehicle": .string(log.vehicle), "at": .string(ISO8601.format(log.at)), "odometer_km": .number(log.odometerKm),
-            "litres": .number(log.litres), "price": .number(log.price), "currency": .string(log.currency),
-            "full": .bool(log.full), "missed": .bool(log.missed),
-        ]
-        if let s = log.station { f["station"] = .string(s) }
-        if let s = log.stationAddress { f["station_address"] = .string(s) }
-        if let lat = log.latitude, let lon = log.longitude {
-            f["lat"] = .number(lat)
-            f["lon"] = .number(lon)
-        }
-        return f
+    /// Every odometer reading including voided ones.
+    public var readings: [OdometerReading] {
+        readingFold.items.map { OdometerReading(id: $0.id, record: $0.record, voided: $0.voided, history: $0.history) }
     }
+
+    /// Entries that could not be applied (an amendment of nothing, fields that do not decode):
+    /// shown, never silently dropped.
+    public var ignored: [RecordedEntry] { vehicleFold.ignored + fuelFold.ignored + readingFold.ignored + otherIgnored }
 
     /// The vehicle with `id`, retired or not.
-    public func vehicle(_ id: String) -> GarageVehicle? { vehicles.first { $0.id == id } }
+    public func vehicle(_ id: String) -> GarageVehicle? {
+        vehicleFold[id].map {
+            GarageVehicle(id: $0.id, record: $0.record, retired: $0.voided, configured: configuredIDs.contains($0.id), history: $0.history)
+        }
+    }
 
     /// The fuel log with `id`, voided or not.
-    public func fuelLog(_ id: String) -> FuelLog? { fuelLogs.first { $0.id == id } }
+    public func fuelLog(_ id: String) -> FuelLog? {
+        fuelFold[id].map { FuelLog(id: $0.id, record: $0.record, voided: $0.voided, history: $0.history) }
+    }
+
+    /// Keeps an entry that could not be applied.
+    mutating func noteIgnored(_ recorded: RecordedEntry) { otherIgnored.append(recorded) }
+
+    /// The odometer reading with `id`, voided or not.
+    public func reading(_ id: String) -> OdometerReading? {
+        readingFold[id].map { OdometerReading(id: $0.id, record: $0.record, voided: $0.voided, history: $0.history) }
+    }
+
+    /// The stored fields of fuel log `id` (amendments merged), to lay an amendment over.
+    func fuelFields(_ id: String) -> JSONValue? { fuelFold[id]?.fields }
+
+    /// The stored fields of reading `id`.
+    func readingFields(_ id: String) -> JSONValue? { readingFold[id]?.fields }
 
     /// The fills that count (not voided), of one vehicle or all.
     public func activeFills(vehicle: String? = nil) -> [FuelLog] {
         fuelLogs.filter { !$0.voided && (vehicle == nil || $0.vehicle == vehicle) }
     }
-}
 
-extension JSONValue {
-    /// An object's members by key (the last wins), or nil for other values.
-    var members: [String: JSONValue]? {
-        guard case .object(let list) = self else { return nil }
-        var out: [String: JSONValue] = [:]
-        for (k, v) in list { out[k] = v }
-        return out
+    /// The readings that count (not voided), of one vehicle or all.
+    public func activeReadings(vehicle: String? = nil) -> [OdometerReading] {
+        readings.filter { !$0.voided && (vehicle == nil || $0.vehicle == vehicle) }
     }
 }

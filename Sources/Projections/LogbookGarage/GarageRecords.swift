@@ -5,89 +5,93 @@ public import LogbookRecords
 /// A vehicle as its entries (and the configuration) describe it now.
 public struct GarageVehicle: Sendable, Hashable {
     public var id: String
-    /// The current value of every field (`GarageFields.vehicle` names), journal over config.
-    public var fields: [String: JSONValue]
+    /// The current value of every field, journal over configuration.
+    public var record: VehicleRecord
     public var retired: Bool
     /// Listed in `[[vehicle]]` of the configuration file.
     public var configured: Bool
     /// The journal entries about it, oldest first (for `--history`).
-    public var history: [RecordedGarageEntry]
+    public var history: [RecordedEntry]
 
-    public var name: String { fields["name"]?.stringValue ?? id }
-    public var registration: String? { fields["registration"]?.stringValue }
-    public var initialOdometerKm: Double? { fields["initial_odometer_km"]?.doubleValue }
+    public var name: String { record.name ?? id }
+    public var registration: String? { record.registration }
+    public var initialOdometerKm: Double? { record.initialOdometerKm }
+    /// The live state's and the trip list's form.
+    public var vehicle: Vehicle { record.vehicle(id: id) }
 }
 
 /// A fill-up with its amendments applied.
 public struct FuelLog: Sendable, Hashable {
     public var id: String
-    public var vehicle: String
-    public var at: GPSTime
-    public var odometerKm: Double
-    public var litres: Double
-    /// The total paid, in ``currency``.
-    public var price: Double
-    public var currency: String
-    /// The tank was filled to the brim (the full-tank method measures between these).
-    public var full: Bool
-    /// A fill before this one was not logged: the interval ending here is unknown.
-    public var missed: Bool
-    public var station: String?
-    public var stationAddress: String?
-    public var latitude: Double?
-    public var longitude: Double?
+    public var record: FuelRecord
     public var voided: Bool
     /// The journal entries about it, oldest first; more than one means it was changed.
-    public var history: [RecordedGarageEntry]
+    public var history: [RecordedEntry]
 
-    init?(_ id: String, fields f: [String: JSONValue]) {
-        guard let vehicle = f["vehicle"]?.stringValue, let at = f["at"]?.stringValue.flatMap(ISO8601.parse),
-            let odometer = f["odometer_km"]?.doubleValue, let litres = f["litres"]?.doubleValue,
-            let price = f["price"]?.doubleValue, let currency = f["currency"]?.stringValue
-        else { return nil }
+    public init(id: String, record: FuelRecord, voided: Bool = false, history: [RecordedEntry] = []) {
         self.id = id
-        self.vehicle = vehicle
-        self.at = at
-        self.odometerKm = odometer
-        self.litres = litres
-        self.price = price
-        self.currency = currency
-        self.full = f["full"]?.boolValue ?? true
-        self.missed = f["missed"]?.boolValue ?? false
-        self.station = f["station"]?.stringValue
-        self.stationAddress = f["station_address"]?.stringValue
-        self.latitude = f["lat"]?.doubleValue
-        self.longitude = f["lon"]?.doubleValue
-        self.voided = false
-        self.history = []
+        self.record = record
+        self.voided = voided
+        self.history = history
     }
 
+    public var vehicle: String { record.vehicle }
+    public var at: GPSTime { record.at }
+    public var odometerKm: Double { record.odometerKm }
+    public var litres: Double { record.litres }
+    /// The total paid, in ``currency``.
+    public var price: Double { record.price }
+    public var currency: String { record.currency }
+    /// The tank was filled to the brim (the full-tank method measures between these).
+    public var full: Bool { record.full }
+    /// A fill before this one was not logged: the interval ending here is unknown.
+    public var missed: Bool { record.missed }
+    public var station: String? { record.station }
+    public var stationAddress: String? { record.stationAddress }
+    public var latitude: Double? { record.latitude }
+    public var longitude: Double? { record.longitude }
+    public var note: String? { record.note }
     /// Price per litre in ``currency``.
-    public var unitPrice: Double { litres > 0 ? price / litres : 0 }
+    public var unitPrice: Double { record.unitPrice }
 }
 
-/// An odometer reading (a fuel log's odometer counts as one too).
+/// An odometer reading, typed in or read by the OBD adapter; amended and voided like a fill-up.
 public struct OdometerReading: Sendable, Hashable {
     public var id: String
-    public var vehicle: String
-    public var at: GPSTime
-    public var odometerKm: Double
+    public var record: OdometerRecord
     public var voided: Bool
+    public var history: [RecordedEntry]
+
+    public init(id: String, record: OdometerRecord, voided: Bool = false, history: [RecordedEntry] = []) {
+        self.id = id
+        self.record = record
+        self.voided = voided
+        self.history = history
+    }
+
+    public var vehicle: String { record.vehicle }
+    public var at: GPSTime { record.at }
+    public var odometerKm: Double { record.odometerKm }
+    /// Who made it (`cli`, `web`, `obd`, …).
+    public var origin: String? { history.first?.entry.origin }
 }
 
 /// A trip's current classification and how it came to be.
 public struct TripClassification: Sendable, Hashable {
     public var trip: TripID
-    /// `business`, `private` or `commute`.
-    public var tripClass: String
-    public var purpose: String?
-    public var partner: String?
-    public var destination: String?
+    public var record: TripClassRecord
     /// Every classification entry of the trip, oldest first: more than one means it changed.
-    public var history: [RecordedGarageEntry]
+    public var history: [RecordedEntry]
 
+    /// `business`, `private` or `commute`.
+    public var tripClass: String { record.tripClass }
+    public var purpose: String? { record.purpose }
+    public var partner: String? { record.partner }
+    public var destination: String? { record.destination }
     /// When the current classification was entered.
     public var classifiedAt: GPSTime? { history.last?.recordedAt }
     /// The trip was classified more than once (the report says so, and when).
     public var changed: Bool { history.count > 1 }
+    /// Who classified it last (`cli`, `web`, `rule`, …).
+    public var origin: String? { history.last?.entry.origin }
 }

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: MIT
 internal import LogbookCore
+internal import LogbookRecords
 
 extension MileageReport {
     /// The CSV columns (a contract: scripts read them by name).
     public static let csvHeader = [
         "trip", "date", "start_utc", "end_utc", "vehicle", "start_odometer_km", "end_odometer_km", "odometer_source",
         "start_place", "end_place", "distance_km", "class", "purpose", "partner", "destination", "business_km",
-        "private_km", "commute_km", "classified_at", "changed",
+        "private_km", "commute_km", "classified_at", "changed", "driver", "status", "changes_after_trip", "late", "origin",
     ]
 
     /// Header, one row per trip, then `#`-rows: totals per class and per month, the journal's
@@ -26,7 +27,7 @@ extension MileageReport {
                 r.startOdometer == nil ? "" : odometerNote(r.trip.vehicleID),
                 Self.place(r.trip.startPlace, r.trip.start), Self.place(r.trip.endPlace, r.trip.end), Self.km(r.km), r.tripClass,
                 c?.purpose ?? "", c?.partner ?? "", c?.destination ?? "", perClass("business"), perClass("private"), perClass("commute"),
-                classifiedAt, changed,
+                classifiedAt, changed, r.driver ?? "", r.status, String(r.changes.count), r.late ? "yes" : "", r.trip.imported ? "reconstructed (\(r.trip.startReason))" : "recorded",
             ]
             out += fields.map(Self.csvField).joined(separator: ",") + "\n"
         }
@@ -34,9 +35,28 @@ extension MileageReport {
         for month in months.keys.sorted() {
             out += "#month,\(month)," + Self.classes.map { "\($0)=\(Self.km(months[month]?[$0] ?? 0))" }.joined(separator: ",") + "\n"
         }
+        // Every change made after its trip ended: when, how long after, what, by whom; late
+        // ones (more than 7 days after) flagged.
+        for r in rows {
+            for c in r.changes {
+                let fields = [
+                    "#change", r.trip.id.description, c.entry.recordedAt.map(ISO8601.format) ?? "", Self.delay(c.after), c.entry.entry.summary,
+                    c.entry.entry.origin, c.late ? "late" : "",
+                ]
+                out += fields.map(Self.csvField).joined(separator: ",") + "\n"
+            }
+        }
         out += "#chain_head,\(seal.sequence),\(Self.hex(seal.chainHead))\n"
         out += "#checkpoint_seq,\(seal.checkpointSequence.map(String.init) ?? "none")\n"
         return out
+    }
+
+    /// `3 d 4 h`, `5 h 12 min`, `40 min`.
+    static func delay(_ seconds: Double) -> String {
+        let minutes = Int((seconds / 60).rounded(.down))
+        if minutes >= 1440 { return "\(minutes / 1440) d \(minutes % 1440 / 60) h" }
+        if minutes >= 60 { return "\(minutes / 60) h \(minutes % 60) min" }
+        return "\(minutes) min"
     }
 
     /// RFC 4180: quoted when it holds a comma, quote or line break; a leading `=+-@` is

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 internal import LogbookCore
+internal import LogbookRecords
 
 extension MileageReport {
     /// A self-contained page that prints on A4 landscape (no scripts, no external resources).
@@ -20,12 +21,12 @@ extension MileageReport {
             tr { page-break-inside: avoid; }
             thead { display: table-header-group; }
             .business { background: #eef7ee; } .commute { background: #f7f3e8; }
-            .changed { color: #a33; }
+            .changed, .late { color: #a33; } .void td { color: #777; text-decoration: line-through; } .void td.status { text-decoration: none; }
             footer { font-family: "DejaVu Sans Mono", monospace; font-size: 8pt; word-break: break-all; }
             </style></head><body>
             <h1>Mileage report \(year)\(vehicle.map { " – vehicle " + Self.escape($0) } ?? "")</h1>
             <p class="meta">Times in UTC. Odometer values marked “≈” are estimates from the nearest reading and the GPS distance since (\(Self.escape(odometerSummary))). Distances are GPS kilometres.</p>
-            <table><thead><tr><th>Trip</th><th>Date</th><th>Start</th><th>End</th><th>Vehicle</th><th>Odometer start</th><th>Odometer end</th><th>From</th><th>To</th><th>km</th><th>Class</th><th>Purpose</th><th>Partner</th><th>Destination</th><th>Classified</th></tr></thead><tbody>
+            <table><thead><tr><th>Trip</th><th>Date</th><th>Start</th><th>End</th><th>Vehicle</th><th>Odometer start</th><th>Odometer end</th><th>From</th><th>To</th><th>km</th><th>Class</th><th>Purpose</th><th>Partner</th><th>Destination</th><th>Classified</th><th>Driver</th><th>Status</th><th>Origin</th></tr></thead><tbody>
 
             """
         for r in rows {
@@ -41,7 +42,10 @@ extension MileageReport {
             out += "<td>\(Self.escape(Self.place(r.trip.startPlace, r.trip.start)))</td><td>\(Self.escape(Self.place(r.trip.endPlace, r.trip.end)))</td>"
             out += "<td class=\"n\">\(Self.km(r.km))</td><td>\(r.tripClass)</td>"
             out += [c?.purpose, c?.partner, c?.destination].map { "<td>\(Self.escape($0 ?? ""))</td>" }.joined()
-            out += "<td>\(changed)\(Self.escape(c?.classifiedAt.map { ISO8601.format($0) } ?? ""))</td></tr>\n"
+            out += "<td>\(changed)\(Self.escape(c?.classifiedAt.map { ISO8601.format($0) } ?? ""))</td>"
+            let status = r.trip.voided ? "void: \(r.trip.voidReason ?? "")" : r.status
+            out += "<td>\(Self.escape(r.driver ?? ""))</td><td class=\"status\">\(Self.escape(status))\(r.late ? " <span class=\"late\">late change</span>" : "")</td>"
+            out += r.trip.imported ? "<td class=\"imported\">reconstructed (\(Self.escape(r.trip.startReason)))</td></tr>\n" : "<td>recorded</td></tr>\n"
         }
         out += "</tbody></table>\n<table><thead><tr><th>Month</th>"
         out += Self.classes.map { "<th>\($0) km</th>" }.joined() + "</tr></thead><tbody>\n"
@@ -50,10 +54,23 @@ extension MileageReport {
         }
         out += "<tr><th>Total</th>" + Self.classes.map { "<th class=\"n\">\(Self.km(totals[$0] ?? 0))</th>" }.joined() + "</tr>\n"
         out += "</tbody></table>\n"
+        out += changesTable
         out += "<footer>Journal chain head after seq \(seal.sequence): \(Self.hex(seal.chainHead))<br>"
         out += "Last signed checkpoint: seq \(seal.checkpointSequence.map(String.init) ?? "none"). Check with <code>logbook verify</code>.</footer>\n"
         out += "</body></html>\n"
         return out
+    }
+
+    /// Every change made after its trip ended, with how long after; late ones flagged.
+    var changesTable: String {
+        let all = rows.flatMap { r in r.changes.map { (r.trip.id, $0) } }
+        guard !all.isEmpty else { return "<p class=\"meta\">No trip was changed after it ended.</p>\n" }
+        var out = "<h2>Changes after the trip</h2>\n<table><thead><tr><th>Trip</th><th>Made</th><th>After the trip</th><th>Change</th><th>By</th></tr></thead><tbody>\n"
+        for (trip, c) in all {
+            out += "<tr\(c.late ? " class=\"late\"" : "")><td>\(trip)</td><td>\(Self.escape(c.entry.recordedAt.map(ISO8601.format) ?? ""))</td>"
+            out += "<td>\(Self.delay(c.after))\(c.late ? " (late)" : "")</td><td>\(Self.escape(c.entry.entry.summary))</td><td>\(Self.escape(c.entry.entry.origin))</td></tr>\n"
+        }
+        return out + "</tbody></table>\n"
     }
 
     var odometerSummary: String {

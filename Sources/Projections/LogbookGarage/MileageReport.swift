@@ -25,12 +25,32 @@ public struct MileageReport: Sendable {
         public var startOdometer: Double?
         public var endOdometer: Double?
         public var classification: TripClassification?
+        /// Who drove (the trip's driver, else its vehicle's usual one).
+        public var driver: String?
+        /// Every change made after the trip ended (classifications and corrections), oldest first.
+        public var changes: [Change] = []
         public var km: Double { trip.distance / 1000 }
-        public var tripClass: String { classification?.tripClass ?? "unclassified" }
+        public var tripClass: String { trip.voided ? "void" : classification?.tripClass ?? "unclassified" }
+        /// `recorded`, `corrected` (merged, split, reassigned) or `void`.
+        public var status: String { trip.voided ? "void" : trip.corrected ? "corrected" : "recorded" }
+        /// A change made more than ``MileageReport/lateAfter`` after the trip.
+        public var late: Bool { changes.contains(where: \.late) }
     }
 
+    /// A change to a trip after it ended: when it was made and how long after.
+    public struct Change: Sendable {
+        public var entry: RecordedEntry
+        /// Seconds between the trip's end and the change.
+        public var after: Double
+        public var late: Bool { after > MileageReport.lateAfter }
+    }
+
+    /// A change made later than this after its trip is flagged (a tax office asks whether the
+    /// log was kept promptly): 7 days.
+    public static let lateAfter: Double = 7 * 86_400
+
     /// The classes in report order.
-    public static let classes = GarageFields.tripClasses + ["unclassified"]
+    public static let classes = TripClassRecord.classes + ["unclassified"]
 
     public var year: Int
     public var vehicle: String?
@@ -44,9 +64,14 @@ public struct MileageReport: Sendable {
     public var months: [String: [String: Double]]
 
     /// - Parameters:
-    ///   - trips: the year's trips (discarded ones are left out here).
+    ///   - trips: the year's trips (discarded ones are left out here; voided ones are listed
+    ///     as void and not counted).
     ///   - calibrations: per vehicle id, for the odometer estimates.
-    public init(year: Int, vehicle: String?, trips: [TripOverview], garage: Garage, calibrations: [String: OdometerCalibration], seal: JournalSeal) {
+    ///   - histories: every trip's changes (``Change``), by trip number.
+    public init(
+        year: Int, vehicle: String?, trips: [TripOverview], garage: Garage, calibrations: [String: OdometerCalibration], seal: JournalSeal,
+        histories: [TripID: [RecordedEntry]] = [:]
+    ) {
         self.year = year
         self.vehicle = vehicle
         self.calibrations = calibrations
@@ -56,11 +81,18 @@ public struct MileageReport: Sendable {
         var months: [String: [String: Double]] = [:]
         for trip in trips.sorted(by: { $0.id < $1.id }) where !trip.discarded {
             var row = Row(trip: trip, classification: garage.classifications[trip.id])
+            row.driver = trip.driver ?? trip.vehicleID.flatMap { garage.vehicle($0)?.record.driver }
+            if let end = trip.endedAt {
+                row.changes = (histories[trip.id] ?? []).compactMap { e in
+                    e.recordedAt.flatMap { $0 > end ? Change(entry: e, after: $0.seconds(since: end)) : nil }
+                }
+            }
             if let v = trip.vehicleID, let c = calibrations[v], let start = trip.startedAt, let at = c.estimate(at: start) {
                 row.startOdometer = at
                 row.endOdometer = at + c.factor * row.km
             }
             rows.append(row)
+            guard !trip.voided else { continue }
             totals[row.tripClass, default: 0] += row.km
             if let start = trip.startedAt {
                 months[String(ISO8601.format(start).prefix(7)), default: [:]][row.tripClass, default: 0] += row.km

@@ -15,11 +15,11 @@ public struct ServiceTask: Sendable, Hashable {
     public var lastDoneAt: GPSTime?
     public var lastDoneKm: Double?
     public var removed: Bool
-    public var history: [RecordedGarageEntry]
+    public var history: [RecordedEntry]
 
     public init(
         id: String, vehicle: String, name: String, everyKm: Double?, everyMonths: Int?, lastDoneAt: GPSTime?, lastDoneKm: Double?,
-        removed: Bool = false, history: [RecordedGarageEntry] = []
+        removed: Bool = false, history: [RecordedEntry] = []
     ) {
         self.id = id
         self.vehicle = vehicle
@@ -84,13 +84,14 @@ public struct ServiceDue: Sendable, Hashable {
 }
 
 extension Garage {
-    mutating func applyService(_ recorded: RecordedGarageEntry) {
+    mutating func applyService(_ recorded: RecordedEntry) {
         let e = recorded.entry
-        let f = e.fields.members ?? [:]
-        if e.type == "service.done" {
-            guard let id = f["task"]?.stringValue, let i = services.firstIndex(where: { $0.id == id }) else { return ignored.append(recorded) }
-            services[i].lastDoneAt = f["at"]?.stringValue.flatMap(ISO8601.parse) ?? services[i].lastDoneAt
-            if let km = f["odometer_km"]?.doubleValue { services[i].lastDoneKm = km }
+        if e.type == ServiceDoneRecord.type {
+            guard let done = try? ServiceDoneRecord(json: e.fields), let i = services.firstIndex(where: { $0.id == done.task }) else {
+                return noteIgnored(recorded)
+            }
+            services[i].lastDoneAt = done.at
+            if let km = done.odometerKm { services[i].lastDoneKm = km }
             services[i].history.append(recorded)
             return
         }
@@ -99,24 +100,22 @@ extension Garage {
             services[i].history.append(recorded)
             return
         }
-        guard e.action == .add, let vehicle = f["vehicle"]?.stringValue, let name = f["name"]?.stringValue else { return ignored.append(recorded) }
+        guard e.action == .add, let task = try? ServiceTaskRecord(json: e.fields) else { return noteIgnored(recorded) }
         services.append(ServiceTask(
-            id: e.subject, vehicle: vehicle, name: name, everyKm: f["every_km"]?.doubleValue, everyMonths: f["every_months"]?.doubleValue.map { Int($0) },
-            lastDoneAt: f["last_done_at"]?.stringValue.flatMap(ISO8601.parse) ?? recorded.recordedAt, lastDoneKm: f["last_done_km"]?.doubleValue,
-            removed: false, history: [recorded]))
+            id: e.subject, vehicle: task.vehicle, name: task.name, everyKm: task.everyKm, everyMonths: task.everyMonths,
+            lastDoneAt: task.lastDoneAt ?? recorded.recordedAt, lastDoneKm: task.lastDoneKm, removed: false, history: [recorded]))
     }
 
-    func checkService(_ entry: GarageEntry) throws(GarageProblem) {
-        let f = entry.fields.members ?? [:]
+    func checkService(_ entry: RecordEntry) throws(EntryProblem) {
         switch (entry.type, entry.action) {
-        case ("service", .add):
+        case (ServiceTaskRecord.type, .add):
             if services.contains(where: { $0.id == entry.subject && !$0.removed }) {
-                throw GarageProblem("duplicate", "service task \(entry.subject) exists already")
+                throw EntryProblem("duplicate", "service task \(entry.subject) exists already")
             }
-            try checkActiveVehicle(f["vehicle"]?.stringValue ?? "")
-        case ("service", _), ("service.done", _):
-            let id = entry.type == "service" ? entry.subject : f["task"]?.stringValue ?? ""
-            guard services.contains(where: { $0.id == id && !$0.removed }) else { throw GarageProblem("unknown_entry", "no service task \(id)") }
+            try checkActiveVehicle(try ServiceTaskRecord(json: entry.fields).vehicle)
+        case (ServiceTaskRecord.type, _), (ServiceDoneRecord.type, _):
+            let id = entry.type == ServiceTaskRecord.type ? entry.subject : try ServiceDoneRecord(json: entry.fields).task
+            guard services.contains(where: { $0.id == id && !$0.removed }) else { throw EntryProblem("unknown_entry", "no service task \(id)") }
         default:
             throw .bad("unknown entry \(entry.type) \(entry.action.rawValue)")
         }

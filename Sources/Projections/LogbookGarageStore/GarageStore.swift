@@ -14,11 +14,11 @@ public enum GarageStore {
     ///
     /// - Parameter types: the KPIs leave out `trip.class` (one entry per classified trip: the
     ///   bulk of a decade's entries, and stats need none of them).
-    public static func garage(_ index: TripIndex, configured: [Vehicle], types: [String] = Garage.entryTypes) throws -> Garage {
-        var entries: [RecordedGarageEntry] = []
+    public static func garage(_ index: TripIndex, configured: [ConfiguredVehicle], types: [String] = Garage.entryTypes) throws -> Garage {
+        var entries: [RecordedEntry] = []
         for type in types {
             try index.forEachEntry(type: type) { e in
-                entries.append(RecordedGarageEntry(e))
+                entries.append(RecordedEntry(e))
                 return true
             }
         }
@@ -27,7 +27,7 @@ public enum GarageStore {
     }
 
     /// Every garage entry type but trip classifications.
-    public static let withoutClassifications = Garage.entryTypes.filter { $0 != "trip.class" }
+    public static let withoutClassifications = Garage.entryTypes.filter { $0 != TripClassRecord.type }
 
     /// The KPIs over `range` (all vehicles, or one).
     public static func stats(_ index: TripIndex, garage: Garage, range: StatsRange, vehicle: String?) throws -> GarageStats {
@@ -38,7 +38,7 @@ public enum GarageStore {
     /// Each vehicle's odometer as the trips since its last reading estimate it.
     public static func calibration(_ index: TripIndex, garage: Garage, vehicle: String) throws -> OdometerCalibration {
         var legs: [OdometerCalibration.Leg] = []
-        try index.forEachTrip(matching: TripQuery(vehicleID: vehicle, includeDiscarded: false)) { t in
+        try index.forEachTrip(matching: TripQuery(vehicleID: vehicle, includeDiscarded: false, includeVoided: false)) { t in
             if let s = t.startedAt { legs.append(.init(start: s, km: t.distance / 1000)) }
             return true
         }
@@ -62,18 +62,20 @@ public enum GarageStore {
     ) throws -> MileageReport {
         let (start, end) = MileageReport.span(of: year)
         let trips = try index.trips(matching: TripQuery(vehicleID: vehicle, since: start, until: end, includeDiscarded: false)).map(namer.named)
+        let histories = try index.histories()
         var calibrations: [String: OdometerCalibration] = [:]
         for id in Set(trips.compactMap(\.vehicleID)) { calibrations[id] = try calibration(index, garage: garage, vehicle: id) }
         let position = try index.indexedPosition()
         let checkpoint = try? JournalReader(directory: journalDirectory).lastCheckpoint(upTo: position.sequence)?.sequence
         let seal = MileageReport.JournalSeal(sequence: position.sequence, chainHead: position.chainHead, checkpointSequence: checkpoint ?? nil)
-        return MileageReport(year: year, vehicle: vehicle, trips: trips, garage: garage, calibrations: calibrations, seal: seal)
+        return MileageReport(
+            year: year, vehicle: vehicle, trips: trips, garage: garage, calibrations: calibrations, seal: seal, histories: histories)
     }
 
     /// The named places in effect, by id (the `place` entries' subject).
     public static func namedPlaces(_ index: TripIndex) throws -> [String: NamedPlace] {
         var entries: [PlaceEntries.Entry] = []
-        try index.forEachEntry(type: "place") { e in
+        try index.forEachEntry(type: PlaceRecord.type) { e in
             entries.append(PlaceEntries.Entry(action: e.entry.action.name, subject: e.entry.subject, fields: e.entry.fields))
             return true
         }
@@ -81,10 +83,10 @@ public enum GarageStore {
     }
 }
 
-extension RecordedGarageEntry {
+extension RecordedEntry {
     /// The garage's view of an indexed user entry.
     public init(_ e: IndexedEntry) {
-        let action: GarageEntry.Action =
+        let action: RecordEntry.Action =
             switch e.entry.action {
             case .add: .add
             case .amend: .amend
@@ -92,7 +94,10 @@ extension RecordedGarageEntry {
             }
         self.init(
             sequence: e.sequence,
-            entry: GarageEntry(type: e.entry.type, action: action, subject: e.entry.subject, fields: e.entry.fields, origin: e.entry.origin),
+            entry: RecordEntry(type: e.entry.type, action: action, subject: e.entry.subject, fields: e.entry.fields, origin: e.entry.origin),
             recordedAt: e.entry.recordedAt.map { GPSTime(nanoseconds: $0) })
     }
 }
+
+/// The index answers the checks of trip corrections.
+extension TripIndex: TripLookup {}

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 public import LogbookCore
+internal import LogbookRecords
 
 /// Names a position for a person, offline: a named place that contains it (the nearest
 /// containing circle), else a privacy zone it is at the edge of (trips start and end there),
@@ -66,38 +67,31 @@ public enum PlaceEntries {
 
     /// The places in effect after `entries`, by id (the entries' subject).
     public static func foldByID(_ entries: some Sequence<Entry>) -> [String: NamedPlace] {
-        var places: [String: NamedPlace] = [:]
+        var fields: [String: JSONValue] = [:]
         for e in entries {
             switch e.action {
-            case "void":
-                places[e.subject] = nil
-            case "amend":
-                guard var p = places[e.subject] else { continue }
-                apply(e.fields, to: &p)
-                places[e.subject] = p
-            default:
-                var p = NamedPlace(name: e.subject, latitude: .nan, longitude: .nan, radius: 100)
-                apply(e.fields, to: &p)
-                if p.latitude.isFinite, p.longitude.isFinite { places[e.subject] = p }
+            case "void": fields[e.subject] = nil
+            case "amend": if let old = fields[e.subject] { fields[e.subject] = FieldReader.merged(old, e.fields) }
+            default: fields[e.subject] = e.fields
             }
+        }
+        var places: [String: NamedPlace] = [:]
+        for (id, json) in fields {
+            guard let p = try? PlaceRecord(json: json), (-90...90).contains(p.latitude), (-180...180).contains(p.longitude), p.radius > 0 else {
+                continue
+            }
+            places[id] = NamedPlace(name: p.name ?? id, latitude: p.latitude, longitude: p.longitude, radius: p.radius)
         }
         return places
     }
 
-    static func apply(_ fields: JSONValue, to p: inout NamedPlace) {
-        if let name = fields["name"]?.stringValue, !name.isEmpty { p.name = name }
-        if let lat = fields["lat"]?.doubleValue, (-90...90).contains(lat) { p.latitude = lat }
-        if let lon = fields["lon"]?.doubleValue, (-180...180).contains(lon) { p.longitude = lon }
-        if let r = fields["radius_m"]?.doubleValue, r > 0 { p.radius = r }
-    }
-
     /// The fields of a place entry.
     public static func fields(name: String? = nil, latitude: Double?, longitude: Double?, radius: Double?) -> JSONValue {
-        var members: [(String, JSONValue)] = []
-        if let name { members.append(("name", .string(name))) }
-        if let latitude { members.append(("lat", .number(latitude))) }
-        if let longitude { members.append(("lon", .number(longitude))) }
-        if let radius { members.append(("radius_m", .number(radius))) }
-        return .object(members)
+        var w = FieldWriter()
+        w.set("name", name)
+        w.set("lat", latitude)
+        w.set("lon", longitude)
+        w.set("radius_m", radius)
+        return w.json
     }
 }

@@ -3,6 +3,7 @@ internal import Foundation
 internal import GRDB
 internal import LogbookCore
 internal import LogbookJournal
+internal import LogbookRecords
 
 /// Applies journal records to the index inside one write transaction.
 ///
@@ -23,6 +24,10 @@ struct IndexProjector {
     private var openTrip: Int64??
     /// The highest trip number in the index (loaded once).
     private var highestKnownTrip: Int64?
+    /// Recorded trips that corrected trips are made of (loaded once), and whether this batch
+    /// brought a correction or changed one of them: then ``flush()`` rebuilds the corrections.
+    private var correctedSources: Set<Int64>?
+    private var correctionsChanged = false
     private(set) var statistics = Statistics()
 
     struct Statistics: Sendable, Hashable {
@@ -102,6 +107,7 @@ struct IndexProjector {
             guard signal.source == "gps:no-fix" else { return }
             try gap(signal, seq: seq)
         case .entry(let entry):
+            if TripCorrections.types.contains(entry.type) { correctionsChanged = true }
             try db.cachedStatement(sql: "INSERT OR REPLACE INTO entries VALUES (?, ?, ?, ?, ?, ?, ?, ?)").execute(arguments: RowCheck.checked([
                 seq.databaseValue, entry.type.databaseValue, entry.action.name.databaseValue, entry.subject.databaseValue,
                 entry.fields.serialized.databaseValue, entry.recordedAt.databaseValue, entry.origin.databaseValue,
@@ -110,9 +116,14 @@ struct IndexProjector {
         }
     }
 
-    /// Writes the rows and partial chunks this batch changed.
+    /// Writes the rows and partial chunks this batch changed, then the corrected trips if
+    /// a correction or one of the trips they are made of changed.
     mutating func flush() throws {
         park()
+        if !correctionsChanged, !trips.isEmpty {
+            if correctedSources == nil { correctedSources = try CorrectedTrips.sources(db) }
+            correctionsChanged = trips.keys.contains { correctedSources?.contains($0) == true }
+        }
         let insert = try db.cachedStatement(
             sql: "INSERT OR REPLACE INTO trips (\(TripRow.columns), crc) VALUES (\(Array(repeating: "?", count: 22).joined(separator: ",")))")
         for id in trips.keys.sorted() {
@@ -123,6 +134,11 @@ struct IndexProjector {
         }
         trips.removeAll(keepingCapacity: true)
         chunks.removeAll(keepingCapacity: true)
+        if correctionsChanged {
+            try CorrectedTrips.rebuild(db)
+            correctedSources = nil
+            correctionsChanged = false
+        }
     }
 
     // MARK: - Rows

@@ -11,7 +11,7 @@ enum IndexSchema {
     static let applicationID: Int32 = 0x4C42_4958
     /// The newest migration; a file that has applied migrations this list lacks was written
     /// by a newer version and is rebuilt rather than guessed at.
-    static let version = "v1"
+    static let version = "v2"
 
     static var migrator: DatabaseMigrator {
         var m = DatabaseMigrator()
@@ -94,6 +94,40 @@ enum IndexSchema {
                     crc INTEGER NOT NULL
                 );
                 CREATE INDEX entries_by_subject ON entries(type, subject, seq);
+                """)
+        }
+        m.registerMigration("v2") { db in
+            try db.execute(sql: """
+                -- Trip numbers as corrections made them (void, reassign, merge, split: CorrectedTrips);
+                -- the catalog shows these instead of the `trips` rows of the same number. A trip
+                -- merged into another keeps a row with merged_into set, and is not shown.
+                CREATE TABLE corrected_trips (
+                    number INTEGER PRIMARY KEY,
+                    merged_into INTEGER,
+                    vehicle_id TEXT,
+                    driver TEXT,
+                    state TEXT NOT NULL CHECK (state IN ('open', 'closed', 'discarded')),
+                    voided INTEGER NOT NULL,
+                    void_reason TEXT,
+                    start_reason TEXT NOT NULL,
+                    end_reason TEXT,
+                    started_at INTEGER,
+                    ended_at INTEGER,
+                    distance_m REAL NOT NULL,
+                    duration_s REAL NOT NULL,
+                    avg_speed_mps REAL NOT NULL,
+                    max_speed_mps REAL NOT NULL,
+                    points INTEGER NOT NULL,
+                    start_lat REAL, start_lon REAL,
+                    end_lat REAL, end_lon REAL,
+                    merged_from TEXT NOT NULL,          -- trip numbers merged in, comma-separated
+                    split_from INTEGER,
+                    parts TEXT NOT NULL,                -- JSON [[recorded trip, from ns | null, until ns | null], ...]
+                    crc INTEGER NOT NULL
+                );
+                CREATE INDEX corrected_by_vehicle ON corrected_trips(vehicle_id, number);
+                -- Recorded trips the corrected rows are made from: a change to one rebuilds them.
+                CREATE TABLE corrected_sources (trip_id INTEGER PRIMARY KEY);
                 """)
         }
         return m

@@ -189,7 +189,9 @@ extension TripIndex {
             p = s - 1
         }
         if p == 0 {
-            for table in ["point_chunks", "gaps", "trips", "entries", "positions"] { try db.execute(sql: "DELETE FROM \(table)") }
+            for table in ["point_chunks", "gaps", "trips", "entries", "positions", "corrected_trips", "corrected_sources"] {
+                try db.execute(sql: "DELETE FROM \(table)")
+            }
         } else {
             try db.execute(sql: """
                 DELETE FROM point_chunks WHERE trip_id IN (SELECT id FROM trips WHERE start_seq > :p);
@@ -198,6 +200,7 @@ extension TripIndex {
                 DELETE FROM entries WHERE seq > :p;
                 DELETE FROM positions WHERE seq > :p;
                 """, arguments: ["p": p])
+            try CorrectedTrips.rebuild(db)
         }
         try db.execute(sql: "UPDATE index_state SET indexed_through_seq = ?, chain_head = x''", arguments: [p])
         return UInt64(p)

@@ -4,23 +4,21 @@ internal import GRDB
 public import LogbookCore
 
 extension TripIndex {
-    /// GPS metres of the kept (not discarded) trips that started in `since ..< until`, by
-    /// vehicle id (`""` for trips without one): the distance KPIs of `logbook stats`.
+    /// GPS metres of the kept (not discarded, not voided) trips that started in
+    /// `since ..< until`, by vehicle id (`""` for trips without one), corrections applied: the
+    /// distance KPIs of `logbook stats`.
     public func distanceByVehicle(since: GPSTime?, until: GPSTime?) throws(TripIndexError) -> [String: Double] {
-        try mapping {
+        let (filter, arguments) = Self.filter(TripQuery(since: since, until: until, includeDiscarded: false))
+        return try mapping {
             try pool.read { db in
-                var sql = "SELECT coalesce(vehicle_id, ''), sum(distance_m) FROM trips WHERE state != 'discarded'"
-                var arguments: StatementArguments = []
-                if let since {
-                    sql += " AND started_at >= ?"
-                    arguments += [since.nanoseconds]
-                }
-                if let until {
-                    sql += " AND started_at < ?"
-                    arguments += [until.nanoseconds]
-                }
                 var out: [String: Double] = [:]
-                for row in try Row.fetchAll(db, sql: sql + " GROUP BY 1", arguments: arguments) { out[row[0]] = row[1] }
+                let recorded = "SELECT coalesce(vehicle_id, ''), sum(distance_m) FROM trips WHERE id NOT IN (SELECT number FROM corrected_trips)"
+                let corrected = "SELECT coalesce(vehicle_id, ''), sum(distance_m) FROM corrected_trips WHERE merged_into IS NULL AND voided = 0"
+                for sql in [recorded, corrected] {
+                    for row in try Row.fetchAll(db, sql: sql + filter + " GROUP BY 1", arguments: arguments) {
+                        out[row[0], default: 0] += row[1] as Double? ?? 0
+                    }
+                }
                 return out
             }
         }

@@ -1,20 +1,19 @@
 // SPDX-License-Identifier: MIT
 package import LogbookConfig
 package import LogbookCore
+package import LogbookRecords
+package import LogbookSettings
 
 /// What `logbook-web` reads from the shared configuration file: its own `[web]` table, the
-/// directories and the control socket the daemon uses, and the configured vehicles.
+/// readers' tables (`[index]`, `[units]`, `[places]`) and the shared schema (``Settings``:
+/// directories, the control socket, vehicles, `[trip]`), read by the same parser as every process.
 ///
 /// Flags beat `LOGBOOKD_*` variables beat the file beat the defaults, as for the daemon.
 package struct WebConfiguration: Sendable {
     /// `[web] listen`: loopback by default; any other address needs a password.
     package var listen = ListenAddress(host: "127.0.0.1", port: 8080)
-    /// The daemon's state directory: the journal (read, never written) and the index.
-    package var stateDirectory = "/var/lib/logbook"
-    /// The daemon's runtime directory: `live.json` and the control socket.
-    package var runtimeDirectory = "/run/logbook"
-    /// `[control] socket`, when set.
-    package var controlSocket: String?
+    /// The shared schema: directories, the control socket, vehicles, `[trip]`.
+    package var settings = Settings()
     /// `[web] password_file`.
     package var passwordFile: String?
     /// Where the password came from (`[web] password_file` or a systemd credential).
@@ -27,18 +26,12 @@ package struct WebConfiguration: Sendable {
     package var secureCookies = false
     /// `[web] log_level`.
     package var logLevel = "info"
-    /// `[[vehicle]]`: the vehicles the Start picker offers.
-    package var vehicles: [Vehicle] = []
-    /// `[trip] default_vehicle`: preselected in the picker.
-    package var defaultVehicle: String?
     /// `[index] path`, when set.
     package var configuredIndexPath: String?
     /// `[units] system`: `metric` or `imperial`, for what people read (the API stays SI).
     package var imperialUnits = false
     /// `[places] bundle`: the offline place-name bundle the report names places with.
     package var placesBundle = "/usr/share/logbook/places"
-    /// `[trip] bridge_gap_s`: no-fix gaps up to this long count as bridged.
-    package var maxBridgedGap: Double = 900
     /// `[web] state_dir`, when set: where the web app keeps its own state (the logouts).
     package var configuredWebStateDirectory: String?
     /// `[web] max_connections`: open connections at most (also bounded by the file limit).
@@ -65,12 +58,31 @@ package struct WebConfiguration: Sendable {
 
     package init() {}
 
+    /// The daemon's state directory: the journal (read, never written) and the index.
+    package var stateDirectory: String {
+        get { settings.stateDirectory }
+        set { settings.stateDirectory = newValue }
+    }
+    /// The daemon's runtime directory: `live.json` and the control socket.
+    package var runtimeDirectory: String {
+        get { settings.runtimeDirectory }
+        set { settings.runtimeDirectory = newValue }
+    }
+    /// `[[vehicle]]` of the configuration file (the registry adds those of the journal).
+    package var vehicles: [ConfiguredVehicle] {
+        get { settings.vehicles }
+        set { settings.vehicles = newValue }
+    }
+    /// `[trip] default_vehicle`: preselected in the picker.
+    package var defaultVehicle: String? { settings.trip.defaultVehicle }
+    /// `[trip] bridge_gap_s`: no-fix gaps up to this long count as bridged.
+    package var maxBridgedGap: Double { settings.trip.maxBridgedGap }
     /// `[control] socket`, else `<runtime-dir>/control.sock`.
-    package var controlSocketPath: String { controlSocket ?? runtimeDirectory + "/control.sock" }
+    package var controlSocketPath: String { settings.controlSocketPath }
     /// `<runtime-dir>/live.json`.
-    package var liveStatePath: String { runtimeDirectory + "/live.json" }
+    package var liveStatePath: String { settings.liveStatePath }
     /// `<state-dir>/journal`.
-    package var journalDirectory: String { stateDirectory + "/journal" }
+    package var journalDirectory: String { settings.journalDirectory }
     /// The index file, chosen as the CLI chooses it: `[index] path`, else the system cache for
     /// the default state directory, else `<state-dir>/cache/index.sqlite`.
     package var indexPath: String {
@@ -89,7 +101,7 @@ package struct WebConfiguration: Sendable {
     package var sessionsPath: String { webStateDirectory + "/sessions.json" }
 
     /// The configured vehicle with `id`.
-    package func vehicle(_ id: String?) -> Vehicle? { id.flatMap { id in vehicles.first { $0.id == id } } }
+    package func vehicle(_ id: String?) -> Vehicle? { settings.vehicle(id) }
 
     /// Loads the configuration and the password.
     ///
@@ -102,11 +114,13 @@ package struct WebConfiguration: Sendable {
         let (root, source) = try ConfigFile.load(file: file, environment: environment)
         var reader = ConfigReader(root: root, file: source, environment: environment)
         var config = WebConfiguration()
+        config.settings = try Settings.load(
+            root: root, source: source, environment: environment,
+            overrides: Settings.Overrides(stateDirectory: overrides.stateDirectory, runtimeDirectory: overrides.runtimeDirectory))
         try config.read(&reader, file: source)
         try reader.rejectUnknownKeys(owned: ConfigTables.web.union(ConfigTables.readers))
+        // The control socket's length is checked by Settings.load (issue 28, item 8).
         try config.apply(overrides)
-        let runtimeKey = overrides.runtimeDirectory != nil ? "--runtime-dir" : "runtime_dir"
-        try SocketPath.check(config.controlSocketPath, key: config.controlSocket != nil ? "control.socket" : runtimeKey, file: source)
         try config.loadPassword(file: source, environment: environment)
         guard config.listen.isLoopback || config.password != nil else {
             throw ConfigError(
@@ -119,9 +133,6 @@ package struct WebConfiguration: Sendable {
 
     private mutating func read(_ r: inout ConfigReader, file: String?) throws(ConfigError) {
         if let s = try r.string("web.listen") { listen = try Self.address(s, key: "web.listen", file: file) }
-        if let s = try r.string("state_dir") { stateDirectory = try Self.directory(s, key: "state_dir", file: file) }
-        if let s = try r.string("runtime_dir") { runtimeDirectory = try Self.directory(s, key: "runtime_dir", file: file) }
-        if let s = try r.string("control.socket") { controlSocket = try Self.directory(s, key: "control.socket", file: file) }
         if let d = try r.double("web.session_days", in: 0.01...400) { sessionLifetime = d * 86_400 }
         if let b = try r.bool("web.secure_cookies") { secureCookies = b }
         if let s = try r.string("web.state_dir") { configuredWebStateDirectory = try Self.directory(s, key: "web.state_dir", file: file) }
@@ -137,8 +148,6 @@ package struct WebConfiguration: Sendable {
             }
             logLevel = s.lowercased()
         }
-        defaultVehicle = try r.string("trip.default_vehicle")
-        if let d = try r.double("trip.bridge_gap_s", in: 0...86_400) { maxBridgedGap = d }
         if let s = try r.string("index.path") {
             guard s.hasPrefix("/"), !s.hasSuffix("/") else {
                 throw ConfigError(key: "index.path", file: file, problem: "must be an absolute file path, got \"\(s)\"")
@@ -157,21 +166,10 @@ package struct WebConfiguration: Sendable {
             }
             imperialUnits = s == "imperial"
         }
-        // The daemon checks [[vehicle]] strictly; here only what the pages show is read.
-        for (path, table) in try r.tables("vehicle") {
-            var fields = TableFields(path: path, table: table, file: file)
-            guard let id = try fields.string("id"), !id.isEmpty else { continue }
-            vehicles.append(
-                Vehicle(
-                    id: id, name: try fields.string("name") ?? id, make: try fields.string("make"), model: try fields.string("model"),
-                    year: try fields.integer("year", in: 1886...3000), registration: try fields.string("registration")))
-        }
     }
 
     private mutating func apply(_ o: Overrides) throws(ConfigError) {
         if let s = o.listen { listen = try Self.address(s, key: "--listen", file: nil) }
-        if let s = o.stateDirectory { stateDirectory = try Self.directory(s, key: "--state-dir", file: nil) }
-        if let s = o.runtimeDirectory { runtimeDirectory = try Self.directory(s, key: "--runtime-dir", file: nil) }
     }
 
     private mutating func loadPassword(file: String?, environment: [String: String]) throws(ConfigError) {

@@ -93,6 +93,7 @@ extension TripText {
         case "bluetooth": words = "car Bluetooth" + detail
         case "device": words = "USB device" + detail
         case "gpio": words = "ignition line" + detail
+        case "obd": words = "engine (OBD-II)" + detail
         case "motion": words = "motion rule"
         case "manual": words = "by hand (logbook trip start/stop)"
         case "service": words = "logbookd started with the car"
