@@ -78,6 +78,8 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
+        // NIOHTTPTypes: the web app's connection guard sees Hummingbird's request parts.
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
     ],
     targets: [
         // ── Core: pure Swift, no C, no I/O but reading the config file ──
@@ -192,8 +194,11 @@ let package = Package(
                 "LogbookControl", "LogbookJournal", "LogbookStore", "LogbookExport", "LogbookGarage", "LogbookGarageStore",
                 "LogbookPlaces",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 log, serviceLifecycle,
             ],
             resources: [.embedInCode("Assets")]),
@@ -247,7 +252,7 @@ let package = Package(
         // ── Tests, by the module they test ──
         .testTarget(name: "LogbookCoreTests", dependencies: ["LogbookCore", "LogbookTestSupport"]),
         .testTarget(name: "LogbookConfigTests", dependencies: ["LogbookConfig", "LogbookTestSupport"]),
-        .testTarget(name: "LogbookPOSIXTests", dependencies: ["LogbookPOSIX"]),
+        .testTarget(name: "LogbookPOSIXTests", dependencies: ["LogbookPOSIX", "LogbookTestSupport"]),
         // The one crypto stack against RFC vectors and against swift-crypto (a test dependency).
         .testTarget(name: "LogbookSodiumTests", dependencies: ["LogbookSodium", "LogbookPOSIX", crypto]),
         .testTarget(name: "LogbookSystemdTests", dependencies: ["LogbookSystemd", "LogbookTestSupport", log]),

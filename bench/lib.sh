@@ -14,7 +14,8 @@ start_replay() {
 # start_daemon: logbookd on $port with state in $work; sets $daemon.
 start_daemon() {
     printf '[[vehicle]]\nid = "z205"\n[[source]]\ntype = "service"\nvehicle = "z205"\n' >"$work/logbookd.toml"
-    "$bin/logbookd" --config "$work/logbookd.toml" --gpsd "127.0.0.1:$port" \
+    # The drive is dated 2029 (gpsd): never judged against a synchronised system clock.
+    LOGBOOKD_TRIP_TRUST_SYSTEM_CLOCK=false "$bin/logbookd" --config "$work/logbookd.toml" --gpsd "127.0.0.1:$port" \
         --state-dir "$work/state" --runtime-dir "$work/run" 2>"$work/log" &
     daemon=$!
     pids+=("$daemon")

@@ -9,6 +9,10 @@ cd "$(dirname "$0")/.."
 
 scripts/install-deps.sh
 flags=(-Xswiftc -warnings-as-errors)
+# The recorded drives come out of gpsd dated 2028-2029 (its 1024-week rule): on a machine whose
+# clock is synchronised that is years ahead, and logbookd would refuse every fix as dated in the
+# future. Every daemon the tests start judges fixes by the fixes instead ([trip] trust_system_clock).
+export LOGBOOKD_TRIP_TRUST_SYSTEM_CLOCK=false
 
 echo "== swift build (debug, tests)"
 swift build --build-tests "${flags[@]}"
@@ -38,7 +42,15 @@ echo "== swift test (index kill -9 and the privacy drive, one at a time)"
 swift test --skip-build "${flags[@]}" --no-parallel --filter "LogbookStoreTests.KillTests" \
     --filter "LogbookStoreTests.PrivacyZoneDriveTests" 2>&1 | tee -a .build/swift-test.log
 echo "== swift test (web app)"
-swift test --skip-build "${flags[@]}" --filter LogbookWebTests 2>&1 | tee -a .build/swift-test.log
+swift test --skip-build "${flags[@]}" --filter LogbookWebTests --skip "LogbookWebTests.SlowlorisTests" \
+    --skip "LogbookWebTests.LoginDefenceTests" --skip "LogbookWebTests.WriteLatencyTests" 2>&1 | tee -a .build/swift-test.log
+# Issue 28's timed web tests, one at a time: the slowloris holds 2,000 connections against a
+# logbook-web of its own (every poll of /api/live within 1 s), the login defence runs 340
+# guessing threads (the owner's waits), the write test times 50 writes (p99 < 0.5 s); beside
+# each other or the web pass they measure each other's load (all three failed so here).
+echo "== swift test (web app: slowloris, login defence, write latency, one at a time)"
+swift test --skip-build "${flags[@]}" --no-parallel --filter "LogbookWebTests.SlowlorisTests" \
+    --filter "LogbookWebTests.LoginDefenceTests" --filter "LogbookWebTests.WriteLatencyTests" 2>&1 | tee -a .build/swift-test.log
 # The uplink's fleet test runs three daemons, three gpsd replays, six uplinks, PostgreSQL
 # and mosquitto for ~100 s: on its own, so it does not disturb the timing-checked tests.
 echo "== swift test (uplink: real mosquitto, PostgreSQL, three cars)"

@@ -48,6 +48,43 @@ import Testing
         let deep = String(repeating: "[", count: 100) + String(repeating: "]", count: 100)
         #expect(throws: JSONParseError.self) { try JSONValue.parse(deep) }
     }
+
+    /// Issue 28, item 5: the limit, with a clear error, and 100,000 levels cost no stack.
+    @Test func nestingIsLimitedWithAClearError() throws {
+        let n = JSONValue.maximumNesting
+        _ = try JSONValue.parse(String(repeating: "[", count: n) + String(repeating: "]", count: n))
+        for text in [
+            String(repeating: "[", count: n + 1) + String(repeating: "]", count: n + 1),
+            String(repeating: "{\"a\":", count: 100_000) + "1" + String(repeating: "}", count: 100_000),
+            String(repeating: "[", count: 100_000),
+        ] {
+            do {
+                _ = try JSONValue.parse(text)
+                Issue.record("parsed")
+            } catch {
+                #expect(error.reason == "arrays and objects nested deeper than \(n) levels")
+            }
+        }
+    }
+
+    /// Duplicate keys are refused (parsers disagree on which wins: ours took the first,
+    /// Python and PostgreSQL's jsonb take the last); the journal's old records keep the first.
+    @Test func duplicateKeysAreRefused() throws {
+        for text in [#"{"litres":1,"litres":100}"#, #"{"a":{"x":1,"y":2,"x":3}}"#, #"[{"k":1,"k":1}]"#] {
+            do {
+                _ = try JSONValue.parse(text)
+                Issue.record("accepted \(text)")
+            } catch {
+                #expect(error.reason.hasPrefix("duplicate key "), "\(error)")
+            }
+        }
+        // A large object (the set path) as well.
+        let many = (0..<40).map { "\"k\($0)\":\($0)" }.joined(separator: ",")
+        _ = try JSONValue.parse("{" + many + "}")
+        #expect(throws: JSONParseError.self) { try JSONValue.parse("{" + many + ",\"k7\":0}") }
+        let kept = try JSONValue.parse(#"{"litres":1,"litres":100,"x":2}"#, duplicateKeys: .keepFirst)
+        #expect(kept.serialized == #"{"litres":1,"x":2}"#)
+    }
 }
 
 @Suite struct ISO8601Tests {

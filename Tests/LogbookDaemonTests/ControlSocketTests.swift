@@ -100,6 +100,28 @@ import Testing
         #expect(try await h.stop() == nil)
     }
 
+    /// Issue 28, item 5: 100,000 levels of nesting (over the line limit, and within it) and a
+    /// duplicate key get an error reply; the server answers the next request.
+    @Test func deepNestingAndDuplicateKeysGetAnErrorReply() async throws {
+        let h = try await Harness.start()
+        let c = try await h.connect()
+        let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
+        let deepObject = #"{"cmd":"trip.start","vehicle":"# + String(repeating: #"{"a":"#, count: 6_000) + "1"
+            + String(repeating: "}", count: 6_000) + "}"
+        let fitting = String(repeating: "[", count: 30_000) + String(repeating: "]", count: 30_000)
+        try await c.send(deep + "\n" + deepObject + "\n" + fitting + "\n" + #"{"cmd":"trip.start","cmd":"trip.stop"}"# + "\n")
+        #expect(try await c.readJSON()["error"]?["code"] == .string("too_long"))
+        for expected in ["nested deeper than 64 levels", "nested deeper than 64 levels", "duplicate key \"cmd\""] {
+            let reply = try await c.readJSON()
+            #expect(reply["error"]?["code"] == .string("bad_request"))
+            #expect(reply["error"]?["message"]?.stringValue?.contains(expected) == true, "\(reply.serialized)")
+        }
+        try await c.send(#"{"cmd":"status","id":"after"}"# + "\n")
+        #expect(try await c.readJSON()["id"] == .string("after"))
+        #expect(h.handler.calls.isEmpty)
+        #expect(try await h.stop() == nil)
+    }
+
     @Test func aStalledWatcherDelaysNeitherPublishNorOtherWatchers() async throws {
         let h = try await Harness.start()
         let stalled = try await h.connect()

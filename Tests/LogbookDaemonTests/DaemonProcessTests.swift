@@ -144,6 +144,29 @@ import Testing
         #expect(d.log.split(separator: "\n").count == 1, "one clear line, got: \(d.log)")
     }
 
+    /// Issue 28, item 8: a control socket path over the 107 bytes of `sun_path` is a config
+    /// error (exit 78 naming the key) before READY, never a daemon without its socket.
+    @Test(arguments: ["control.socket", "runtime_dir"])
+    func aSocketPathTooLongForSunPathExits78(_ key: String) async throws {
+        let dir = try TemporaryDirectory("sock")
+        defer { dir.remove() }
+        let notify = try NotifySocketListener(path: dir.file("notify"))
+        // 130 bytes: the socket itself, or the default socket inside a runtime directory.
+        let long = dir.path + "/" + String(repeating: "d", count: 130 - dir.path.utf8.count - 1)
+        #expect(long.utf8.count == 130)
+        let toml = key == "control.socket" ? "[control]\nsocket = \"\(long)\"\n" : "runtime_dir = \"\(long)\"\n"
+        try toml.write(toFile: dir.file("c.toml"), atomically: true, encoding: .utf8)
+        let d = try DaemonProcess(
+            arguments: ["--config", dir.file("c.toml"), "--gpsd", "127.0.0.1:1", "--state-dir", dir.file("s")],
+            environment: ["NOTIFY_SOCKET": notify.path])
+        let status = await d.waitForExit(timeout: .seconds(10))
+        #expect(status == 78, "log: \(d.log)")
+        #expect(d.log.hasPrefix("logbookd: config error: \(key): "), "\(d.log)")
+        #expect(d.log.contains("107 bytes"), "\(d.log)")
+        #expect(d.log.split(separator: "\n").count == 1, "\(d.log)")
+        #expect(!notify.messages().contains { $0.contains("READY=1") })
+    }
+
     @Test func aBadCommandLineExitsWith64AndShowsTheUsage() async throws {
         let d = try DaemonProcess(arguments: ["--gsd", "127.0.0.1:2947"])
         #expect(await d.waitForExit(timeout: .seconds(10)) == 64)

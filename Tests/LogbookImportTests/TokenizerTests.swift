@@ -78,6 +78,25 @@ struct TokenizerTests {
         #expect(Self.jsonIssue("[1,\n2,\n]")?.line == 3)
     }
 
+    /// Issue 28, item 5, for the import's JSON: one value (a GeoJSON feature, a location) is
+    /// read recursively, so 100,000 levels overflowed the stack (SIGSEGV) before the limit.
+    @Test func aValueNestsAtMost64Levels() throws {
+        func read(_ levels: Int) throws -> JSONValue {
+            let text = String(repeating: "[", count: levels) + String(repeating: "]", count: levels)
+            var t = JSONTokenizer(ByteInput(bytes: Array(text.utf8)))
+            let first = try #require(try t.next())
+            return try t.value(startingWith: first)
+        }
+        #expect(throws: Never.self) { _ = try read(JSONValue.maximumNesting) }
+        for levels in [JSONValue.maximumNesting + 1, 100_000] {
+            #expect {
+                _ = try read(levels)
+            } throws: { error in
+                (error as? ImportIssue)?.message == "arrays and objects nested deeper than 64 levels"
+            }
+        }
+    }
+
     @Test func isoTimesWithOffsets() {
         #expect(ISO8601.parseWithOffset("2014-07-15T18:00:00.000-04:00") == ISO8601.parse("2014-07-15T22:00:00Z"))
         #expect(ISO8601.parseWithOffset("2024-01-02T03:04:05+0100") == ISO8601.parse("2024-01-02T02:04:05Z"))

@@ -110,7 +110,7 @@ import Testing
         _ = passwordFile(dir, "short\n", mode: 0o600)
         #expect {
             _ = try load("[web]\npassword_file = \"\(good)\"\n", in: dir)
-        } throws: { error in "\(error)".contains("shorter than 8") }
+        } throws: { error in (error as? ConfigError)?.key == "web.password_file" && "\(error)".contains("too weak") }
         #expect {
             _ = try load("[web]\npassword_file = \"\(dir.file("missing"))\"\n", in: dir)
         } throws: { error in (error as? ConfigError)?.key == "web.password_file" }

@@ -13,6 +13,8 @@ import LogbookCore
 struct HTTPTestClient: Sendable {
     let port: Int
     var host = "127.0.0.1"
+    /// The local address to send from (another 127.0.0.x stands for another client).
+    var source: String?
 
     struct Reply: Sendable, CustomStringConvertible {
         var status: Int
@@ -33,26 +35,37 @@ struct HTTPTestClient: Sendable {
         var description: String { "\(status) \(text.prefix(300))" }
     }
 
-    /// Sends one request (`Connection: close`) and reads the whole reply.
+    /// Sends one request (`Connection: close`) and reads the whole reply; with `timeout`, gives
+    /// up (throws) when connecting, sending or any read waits longer.
     func request(
-        _ method: String, _ path: String, headers: [String: String] = [:], body: String? = nil, hostHeader: String? = nil
+        _ method: String, _ path: String, headers: [String: String] = [:], body: String? = nil, hostHeader: String? = nil,
+        timeout: Double? = nil
     ) async throws -> Reply {
-        let raw = Self.requestBytes(method, path, host: hostHeader ?? "\(host):\(port)", headers: headers, body: body)
-        let (host, port) = (self.host, self.port)
+        let client = self
         return try await Self.blocking {
-            let fd = try Self.connect(host, port)
-            defer { close(fd) }
-            try Self.send(fd, raw)
-            var bytes: [UInt8] = []
-            var chunk = [UInt8](repeating: 0, count: 65_536)
-            while true {
-                let n = recv(fd, &chunk, chunk.count, 0)
-                if n < 0, errno == EINTR { continue }
-                guard n > 0 else { break }
-                bytes += chunk[0..<n]
-            }
-            return try Self.parse(bytes)
+            try client.requestBlocking(method, path, headers: headers, body: body, hostHeader: hostHeader, timeout: timeout)
         }
+    }
+
+    /// ``request(_:_:headers:body:hostHeader:timeout:)`` on the calling thread (for tests that
+    /// run many clients on threads of their own, so none waits for a Dispatch worker).
+    func requestBlocking(
+        _ method: String, _ path: String, headers: [String: String] = [:], body: String? = nil, hostHeader: String? = nil,
+        timeout: Double? = nil
+    ) throws -> Reply {
+        let raw = Self.requestBytes(method, path, host: hostHeader ?? "\(host):\(port)", headers: headers, body: body)
+        let fd = try Self.connect(host, port, from: source, timeout: timeout)
+        defer { close(fd) }
+        try Self.send(fd, raw)
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let n = recv(fd, &chunk, chunk.count, 0)
+            if n < 0, errno == EINTR { continue }
+            guard n > 0 else { break }
+            bytes += chunk[0..<n]
+        }
+        return try Self.parse(bytes)
     }
 
     /// Opens `path` as an event stream and returns the `data:` lines of the first `count`
@@ -109,8 +122,25 @@ struct HTTPTestClient: Sendable {
         }
     }
 
-    static func connect(_ host: String, _ port: Int) throws -> Int32 {
+    static func connect(_ host: String, _ port: Int, from source: String? = nil, timeout: Double? = nil) throws -> Int32 {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        if let timeout {
+            var tv = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - timeout.rounded(.down)) * 1e6))
+            setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+            setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+        }
+        if let source {
+            var local = sockaddr_in()
+            local.sin_family = sa_family_t(AF_INET)
+            inet_pton(AF_INET, source, &local.sin_addr)
+            let bound = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            guard bound == 0 else {
+                close(fd)
+                throw POSIXError(.EADDRNOTAVAIL)
+            }
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)

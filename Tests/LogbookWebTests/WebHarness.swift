@@ -18,7 +18,7 @@ enum WebHarness {
         configuration.listen = ListenAddress(host: "127.0.0.1", port: 0)
         var logger = Logger(label: "web-test")
         logger.logLevel = .warning
-        let app = WebApp(configuration: configuration, logger: logger, liveOptions: liveOptions)
+        let app = try WebApp(configuration: configuration, logger: logger, liveOptions: liveOptions)
         let (ports, portSink) = AsyncStream<Int>.makeStream()
         let application = buildApplication(app) { address in portSink.yield(address?.port ?? 0) }
         let group = ServiceGroup(configuration: .init(services: [application], logger: logger))
@@ -44,6 +44,7 @@ enum WebHarness {
         c.runtimeDirectory = dir.file("run")
         c.password = password
         c.vehicles = [ConfiguredVehicle(id: "golf", record: VehicleRecord(name: "Golf"))]
+        c.configuredWebStateDirectory = dir.file("web")
         return c
     }
 

@@ -67,9 +67,16 @@ package struct ControlSocketService: Service {
     ///   thread fails.
     package func run() async throws {
         let listener: ControlSocketListener
-        switch endpoint {
-        case .path(let path, let mode, let group): listener = try ControlSocketListener.bind(path: path, mode: mode, group: group, logger: logger)
-        case .descriptor(let fd): listener = try ControlSocketListener.adopt(fd)
+        do {
+            switch endpoint {
+            case .path(let path, let mode, let group): listener = try ControlSocketListener.bind(path: path, mode: mode, group: group, logger: logger)
+            case .descriptor(let fd): listener = try ControlSocketListener.adopt(fd)
+            }
+        } catch {
+            // The daemon records on without it (its group ignores this service's failure), so
+            // say so where an administrator looks.
+            logger.error("control socket: cannot listen; logbook and logbook-web cannot reach the daemon", metadata: ["error": "\(error)"])
+            throw error
         }
         let server: ControlSocketServer
         do {

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 internal import Dispatch
 internal import LogbookCore
+internal import LogbookPOSIX
 internal import Logging
 internal import ServiceLifecycle
-internal import LogbookPOSIX
 
 /// Replaces `live.json` atomically every interval (at most 2 s), on a Dispatch queue of
 /// its own: file writes never run on the Swift concurrency pool, and a stalled pipeline
@@ -20,8 +20,13 @@ struct LiveStatePublisher: Service {
         let nanos = Int(interval.components.seconds) * 1_000_000_000 + Int(interval.components.attoseconds / 1_000_000_000)
         let publish: @Sendable () -> Void = { [path, state, logger] in
             let doc = state.nextPublication(at: wallClockNow())
-            let rc = replaceFileAtomically(path, with: Array((doc.json.serialized + "\n").utf8))
-            if rc != 0 { logger.error("cannot write live state", metadata: ["path": "\(path)", "error": "\(SystemError.text(rc))"]) }
+            // 0644 whatever the umask; no fsync: the runtime directory is a tmpfs and the
+            // content is rebuilt within 2 s after a crash anyway.
+            do {
+                try AtomicFile.replace(path, with: Array((doc.json.serialized + "\n").utf8), mode: 0o644, durable: false)
+            } catch {
+                logger.error("cannot write live state", metadata: ["path": "\(path)", "error": "\(error)"])
+            }
         }
         timer.schedule(deadline: .now(), repeating: .nanoseconds(nanos), leeway: .milliseconds(50))
         timer.setEventHandler(handler: publish)

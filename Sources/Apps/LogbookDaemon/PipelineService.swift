@@ -47,6 +47,7 @@ struct PipelineService: Service {
         for source in configuration.sources where source.kind == .service {
             recorder.handle(.signal(source.signal(isOn: true)), at: now())
         }
+        followSystemClock(&recorder, running)
         publish(recorder, obd)
         for await event in events.cancelOnGracefulShutdown() {
             if stall.isOn { await stallForever() }
@@ -83,6 +84,7 @@ struct PipelineService: Service {
                 done()
                 news = true
             case .tick:
+                followSystemClock(&recorder, running)
                 recorder.handle(.tick, at: now())
                 news = true
             case .reload:
@@ -119,6 +121,18 @@ struct PipelineService: Service {
             ])
     }
 
+    /// While the kernel reports the system clock synchronised, fixes are judged by it (a fix
+    /// dated in the future is refused even as the first one after a start); a clock sample
+    /// stays valid when synchronisation is lost later, carried by the monotonic clock.
+    private func followSystemClock(_ recorder: inout TripRecorder, _ settings: Settings) {
+        // A scaled debug clock (time-compressed tests) cannot be compared with the wall clock.
+        guard settings.trustSystemClock, configuration.debugClockScale == 1 else {
+            recorder.trustSystemClock(nil, at: now())
+            return
+        }
+        if SystemClock.isSynchronised { recorder.trustSystemClock(wallClockNow(), at: now()) }
+    }
+
     private func now() -> MonotonicInstant {
         let ns = Double(MonotonicClock.nanoseconds() &- clockOrigin) * configuration.debugClockScale
         return MonotonicInstant(nanoseconds: UInt64(ns))
@@ -136,6 +150,10 @@ struct PipelineService: Service {
                 $0.gps.mode = .notSeen
             }
             return true
+        case .invalidFix(let fix):
+            // Refused and counted by the engine's filter (invalidTime, invalidCoordinate).
+            recorder.handle(.fix(fix), at: now())
+            return false
         case .noFix(let mode, let time):
             state.update {
                 $0.gps.mode = mode
@@ -181,6 +199,7 @@ struct PipelineService: Service {
             $0.obd = blocks
             $0.gps.fixes = counters.accepted
             $0.gps.rejected = counters.rejected
+            $0.gps.rejectedByReason = counters.rejectedByReason
             $0.trip = trip
             $0.lastTrip = recorder.lastTrip
             $0.journal.status = j.lastError == nil ? "ok" : j.diskFull ? "disk full" : "error"

@@ -55,6 +55,9 @@ struct TripRecorder {
         HookRunner.commands(of: c).map { HookRunner(commands: $0, timeout: c.hookTimeout, logger: logger) }
     }
 
+    /// The synchronised system clock read at `now`, or nil to stop trusting it.
+    mutating func trustSystemClock(_ time: GPSTime?, at now: MonotonicInstant) { engine.trustSystemClock(time, at: now) }
+
     /// Feeds one event to the engine and records what it decides.
     mutating func handle(_ event: TripEvent, at now: MonotonicInstant) {
         if case .fix(let f) = event { lastFixTime = f.time }

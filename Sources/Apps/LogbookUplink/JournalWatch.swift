@@ -16,7 +16,7 @@ struct JournalWatch {
 
     /// True when something may have changed since the last call that returned true.
     mutating func changed() -> Bool {
-        let now = (AtomicFile.modificationTime(directory) ?? -1, newestSegmentTime() ?? -1)
+        let now = (UplinkFile.modificationTime(directory) ?? -1, newestSegmentTime() ?? -1)
         defer { last = now }
         guard let last else { return true }
         return last != now || now.0 < 0
@@ -35,7 +35,7 @@ struct JournalWatch {
             }
             if name.hasSuffix(".seg"), newest.map({ name > $0 }) ?? true { newest = name }
         }
-        return newest.flatMap { AtomicFile.modificationTime(directory + "/" + $0) }
+        return newest.flatMap { UplinkFile.modificationTime(directory + "/" + $0) }
     }
 }
 

@@ -82,9 +82,9 @@ public final class LivePublisher: Service, Sendable {
                 p.connection = transport.connectionCount
                 send(topics.availability, "online", retain: true)
             }
-            if let m = AtomicFile.modificationTime(liveFile), m != mtime {
+            if let m = UplinkFile.modificationTime(liveFile), m != mtime {
                 mtime = m
-                if let bytes = try? AtomicFile.read(liveFile), let doc = try? JSONValue.parse(bytes) { live = doc }
+                if let bytes = try? UplinkFile.read(liveFile), let doc = try? JSONValue.parse(bytes) { live = doc }
             }
             let view = live.flatMap { LiveView(live: $0, defaultVehicle: defaultVehicle) }
             let (ledger, _) = shared.view

@@ -94,7 +94,7 @@ public final class MQTTSink: UplinkSink {
     public func restore(_ state: JSONValue) {
         guard !state.isNull else { return }
         let wanted = state["ledger_through"]?.stringValue.flatMap { UInt64($0) } ?? .max
-        if let file = ledgerFile, let bytes = try? AtomicFile.read(file), let json = try? JSONValue.parse(bytes),
+        if let file = ledgerFile, let bytes = try? UplinkFile.read(file), let json = try? JSONValue.parse(bytes),
             json["device_id"]?.stringValue == deviceID, let saved = json["ledger"].flatMap(VehicleLedger.init(json:)),
             saved.through >= wanted
         {
@@ -132,6 +132,6 @@ public final class MQTTSink: UplinkSink {
         guard let file = ledgerFile else { return }
         let json = JSONValue.object([("device_id", .string(deviceID)), ("ledger", ledger.json)])
         // Not fatal: a missing or stale file means the ledger is rebuilt from the journal.
-        try? AtomicFile.write(Array((json.serialized + "\n").utf8), to: file)
+        try? UplinkFile.write(Array((json.serialized + "\n").utf8), to: file)
     }
 }

@@ -67,13 +67,13 @@ public struct CursorStore: Sendable {
 
     /// The saved cursor, nil when none (first run) — or when the file is not a cursor.
     public func load(sink: String) throws(UplinkError) -> SinkCursor? {
-        guard let bytes = try AtomicFile.read(path(sink: sink)) else { return nil }
+        guard let bytes = try UplinkFile.read(path(sink: sink)) else { return nil }
         guard let json = try? JSONValue.parse(bytes) else { return nil }
         return SinkCursor(json: json)
     }
 
     /// Saves atomically and durably (temp file, fsync, rename, fsync of the directory).
     public func save(_ cursor: SinkCursor, sink: String) throws(UplinkError) {
-        try AtomicFile.write(Array((cursor.json.serialized + "\n").utf8), to: path(sink: sink))
+        try UplinkFile.write(Array((cursor.json.serialized + "\n").utf8), to: path(sink: sink))
     }
 }

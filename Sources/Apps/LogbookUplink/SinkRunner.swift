@@ -116,7 +116,7 @@ public final class SinkRunner: Service, Sendable {
                 status.lastErrorAt = WallClock.nanoseconds()
             }
             status.updatedAt = WallClock.nanoseconds()
-            try? AtomicFile.write(Array((status.json.serialized + "\n").utf8),
+            try? UplinkFile.write(Array((status.json.serialized + "\n").utf8),
                                   to: UplinkStatus.path(runtimeDirectory: runtimeDirectory, sink: sink.name), durable: false)
         }
         logger.info("uplink sink starting", metadata: [

@@ -32,7 +32,7 @@ public enum Uplink {
 
     /// Reads a one-line secret (a password file or systemd credential), without the newline.
     public static func secret(_ path: String) throws(UplinkError) -> String {
-        guard let bytes = try AtomicFile.read(path) else { throw .system("\(path): no such file") }
+        guard let bytes = try UplinkFile.read(path) else { throw .system("\(path): no such file") }
         var s = String(decoding: bytes, as: UTF8.self)
         while s.hasSuffix("\n") || s.hasSuffix("\r") { s.removeLast() }
         return s
@@ -67,8 +67,8 @@ public enum Uplink {
         configuration c: UplinkConfiguration, device: DeviceIdentity, mqtt: (any MQTTTransport)?, postgres: (any SQLConnector)?,
         ownTracksMQTT: (any MQTTTransport)? = nil, exitWhenIdle: Bool = false, logger: Logger
     ) throws(UplinkError) -> [any Service] {
-        try AtomicFile.makeDirectory(c.stateDirectory, mode: 0o750)
-        try AtomicFile.makeDirectory(c.runtimeDirectory, mode: 0o755)
+        try UplinkFile.makeDirectory(c.stateDirectory, mode: 0o750)
+        try UplinkFile.makeDirectory(c.runtimeDirectory, mode: 0o755)
         let cursors = CursorStore(directory: c.stateDirectory)
         var out: [any Service] = []
         if let transport = mqtt, let m = c.mqtt {

@@ -1,7 +1,12 @@
 // SPDX-License-Identifier: MIT
 package import Hummingbird
+internal import HummingbirdCore
 package import Logging
 package import NIOCore
+internal import LogbookPOSIX
+#if canImport(Glibc)
+    internal import Glibc
+#endif
 
 /// Everything a request handler may use, built once from the configuration.
 package struct WebApp: Sendable {
@@ -15,14 +20,25 @@ package struct WebApp: Sendable {
     package let shelf: TripShelf
     package let places: PlaceBundleCache
     package let registry: RegistryCache
+    /// Connections open per client address (``ConnectionGuard``).
+    let connections = ConnectionGuard.Registry()
 
-    package init(configuration: WebConfiguration, logger: Logger, liveOptions: LiveBridge.Options = LiveBridge.Options()) {
+    /// - Throws: ``AtomicFileError`` when the sessions file (the logouts) cannot be read or
+    ///   written: `logbook-web` reports it as a config error naming `web.state_dir`.
+    package init(configuration: WebConfiguration, logger: Logger, liveOptions: LiveBridge.Options = LiveBridge.Options()) throws {
         self.configuration = configuration
         self.logger = logger
         self.live = LiveBridge(
             socketPath: configuration.controlSocketPath, liveStatePath: configuration.liveStatePath, options: liveOptions, logger: logger)
         self.control = ControlGateway(socketPath: configuration.controlSocketPath)
-        self.authority = SessionAuthority(password: configuration.password, lifetime: configuration.sessionLifetime)
+        // Logouts are kept only with a password: without one a cookie proves nothing.
+        var store: RevokedSessions?
+        if configuration.requiresLogin {
+            let directory = configuration.webStateDirectory
+            if mkdir(directory, 0o700) != 0, errno != EEXIST { throw AtomicFileError.system(.current("mkdir", path: directory)) }
+            store = RevokedSessions(path: configuration.sessionsPath)
+        }
+        self.authority = try SessionAuthority(password: configuration.password, lifetime: configuration.sessionLifetime, store: store)
         self.limiter = LoginLimiter()
         self.assets = Assets.shared
         self.shelf = TripShelf(
@@ -71,18 +87,35 @@ package struct WebApp: Sendable {
 ///   - onServerRunning: called with the bound address once the server listens (port 0 in tests).
 package func buildApplication(
     configuration: WebConfiguration, logger: Logger, onServerRunning: @escaping @Sendable (SocketAddress?) async -> Void = { _ in }
-) -> some ApplicationProtocol {
-    buildApplication(WebApp(configuration: configuration, logger: logger), onServerRunning: onServerRunning)
+) throws -> some ApplicationProtocol {
+    buildApplication(try WebApp(configuration: configuration, logger: logger), onServerRunning: onServerRunning)
 }
 
 /// Builds the application around an existing ``WebApp`` (tests inspect its parts).
 package func buildApplication(
     _ app: WebApp, onServerRunning: @escaping @Sendable (SocketAddress?) async -> Void = { _ in }
 ) -> some ApplicationProtocol {
-    let listen = app.configuration.listen
+    let c = app.configuration
+    let listen = c.listen
+    let limits = ConnectionGuard.Limits(
+        headerTimeout: .nanoseconds(Int64(c.headerTimeout * 1e9)), bodyTimeout: .nanoseconds(Int64(c.bodyTimeout * 1e9)),
+        idleTimeout: .nanoseconds(Int64(c.idleTimeout * 1e9)))
+    let registry = app.connections
+    let cap = ConnectionCap.effective(c.maxConnections)
+    if cap < c.maxConnections {
+        app.logger.notice(
+            "web: fewer connections than configured: the file limit allows \(cap)",
+            metadata: ["max_connections": "\(c.maxConnections)", "file_limit": "\(ConnectionCap.fileLimit ?? 0)"])
+    }
+    // A long listen queue (the kernel caps it at net.core.somaxconn, 4096 by default): when a
+    // burst of connections fills a short one, a new client's SYN is dropped and retried only
+    // after a second, so the Live page would stall behind an attack's reconnects.
     return Application(
         router: app.router(),
-        configuration: ApplicationConfiguration(address: .hostname(listen.host, port: listen.port), serverName: "logbook-web"),
+        server: .http1(configuration: .init(additionalChannelHandlers: [ConnectionGuard(limits: limits, registry: registry)])),
+        configuration: ApplicationConfiguration(
+            address: .hostname(listen.host, port: listen.port), serverName: "logbook-web", backlog: 4096,
+            availableConnectionsDelegate: MaximumAvailableConnections(cap, logger: app.logger)),
         services: [app.live],
         onServerRunning: { channel in await onServerRunning(channel.localAddress) },
         logger: app.logger)

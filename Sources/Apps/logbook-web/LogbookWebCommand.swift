@@ -56,7 +56,15 @@ struct LogbookWebCommand: AsyncParsableCommand {
         let logger = Logger(label: "logbook-web")
         let notifier = SystemdNotifier()
         let login = configuration.requiresLogin ? "password required" : "no password (loopback only)"
-        let app = buildApplication(configuration: configuration, logger: logger) { address in
+        let web: WebApp
+        do {
+            web = try WebApp(configuration: configuration, logger: logger)
+        } catch {
+            // The sessions file: without it a logout would not outlive a restart.
+            printError("logbook-web: config error: web.state_dir: cannot keep logouts in \(configuration.sessionsPath): \(error)")
+            throw ExitCode(78)
+        }
+        let app = buildApplication(web) { address in
             let where_ = address.map { "\($0)" } ?? "\(configuration.listen)"
             logger.info("web: listening", metadata: ["address": "\(where_)", "login": "\(login)"])
             notifier.ready(status: "serving on \(configuration.listen), \(login)")

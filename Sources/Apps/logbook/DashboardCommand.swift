@@ -2,6 +2,7 @@
 import ArgumentParser
 import Foundation
 import LogbookCore
+import LogbookPOSIX
 import LogbookGarage
 import LogbookSettings
 import LogbookStore
@@ -89,9 +90,12 @@ enum Dashboard {
         let path = path(settings)
         announceNewlyDue(due, previous: path, settings: settings)
         try? FileManager.default.createDirectory(atPath: settings.daemon.runtimeDirectory, withIntermediateDirectories: true)
-        let file = try AtomicOutputFile(path: path)
-        try Array((document.serialized + "\n").utf8).withUnsafeBytes { try file.sink.write($0) }
-        try file.commit()
+        // 0644 exactly, whatever the umask: others read it (the web app), nobody else writes it.
+        do {
+            try AtomicFile.replace(path, with: Array((document.serialized + "\n").utf8), mode: 0o644)
+        } catch {
+            throw CLIError.problem(error.description)
+        }
         return path
     }
 }

@@ -15,4 +15,22 @@ struct LogbookCommand: AsyncParsableCommand {
 
     /// Accepted before the subcommand too (`logbook --state-dir D status`), as DESIGN.md §3 shows.
     @OptionGroup var paths: PathOptions
+
+    /// ArgumentParser's own main, plus a last check of standard output: what `print` wrote
+    /// sits in stdio's buffer until exit, and a failure to write it (a full disk, `/dev/full`)
+    /// must be one line on stderr and exit 1, not a silent exit 0.
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var command = command as? any AsyncParsableCommand {
+                try await command.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            guard StandardOutput.flush() else { exit(withError: ExitCodes.problem) }
+            exit(withError: error)
+        }
+        guard StandardOutput.flush() else { exit(withError: ExitCodes.problem) }
+    }
 }

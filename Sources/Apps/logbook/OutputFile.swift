@@ -1,81 +1,72 @@
 // SPDX-License-Identifier: MIT
 import LogbookExport
+import LogbookPOSIX
 #if canImport(Glibc)
-    import Glibc
+    // stdio's `stdout` is a C global Swift 6 calls unsafe; it is read once, at exit.
+    @preconcurrency import Glibc
 #endif
 
-/// An export's bytes going to a file descriptor (stdout, or the temporary file of an
-/// ``AtomicOutputFile``), written in full whatever `write(2)` returns in between.
-final class FileDescriptorSink: ByteSink {
-    let fd: Int32
-    let name: String
+/// Where a command's document goes: a file given by `-o`, `--svg`, `--html` (written
+/// through ``AtomicFile``: complete or not at all, never replacing anything but a regular
+/// file), or standard output (`-`, or no option). Every write error is a ``CLIError``.
+final class OutputFile: ByteSink {
+    private let file: AtomicFile
 
-    init(fd: Int32, name: String) {
-        self.fd = fd
-        self.name = name
+    /// The mode of a file a command writes: 0644 less the umask (a restrictive umask
+    /// narrows it; a permissive one never makes it writable by others).
+    static var mode: UInt32 {
+        let mask = umask(0)
+        umask(mask)
+        return 0o644 & ~UInt32(mask)
     }
 
-    func write(_ bytes: UnsafeRawBufferPointer) throws {
-        var offset = 0
-        while offset < bytes.count {
-            let n = Glibc.write(fd, bytes.baseAddress.map { $0 + offset }, bytes.count - offset)
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw CLIError.problem("cannot write \(name): \(String(cString: strerror(errno)))")
-            }
-            offset += n
+    /// Opens `path` (`-` for standard output).
+    init(path: String) throws {
+        do {
+            file = try AtomicFile(path: path, mode: Self.mode)
+        } catch {
+            throw CLIError.problem(error.description)
         }
+    }
+
+    /// Standard output.
+    static func standardOutput() throws -> OutputFile { try OutputFile(path: AtomicFile.standardOutput) }
+
+    /// True when this writes to standard output.
+    var isStandardOutput: Bool { file.path == AtomicFile.standardOutput }
+
+    func write(_ bytes: UnsafeRawBufferPointer) throws {
+        do { try file.write(bytes) } catch { throw CLIError.problem(error.description) }
+    }
+
+    /// Writes `text` as UTF-8.
+    func write(_ text: String) throws {
+        try Array(text.utf8).withUnsafeBytes { try write($0) }
+    }
+
+    /// Gives the file its name (flushed to disk first).
+    func commit() throws {
+        do { try file.commit() } catch { throw CLIError.problem(error.description) }
+    }
+
+    /// Writes `text` to `path` (`-`: standard output) in one go.
+    static func save(_ text: String, to path: String) throws {
+        let out = try OutputFile(path: path)
+        try out.write(text)
+        try out.commit()
     }
 }
 
-/// A file that appears complete or not at all: written to a temporary file next to it,
-/// flushed to disk, then renamed over the target (and the directory flushed), so a crash or a
-/// full disk never leaves half an export under the final name.
-final class AtomicOutputFile {
-    let path: String
-    let sink: FileDescriptorSink
-    private let temporary: String
-    private var done = false
-
-    /// Creates the temporary file (mode 0666 less the umask, as the shell would).
-    init(path: String) throws {
-        self.path = path
-        var template = Array("\(path).tmp-XXXXXX".utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { buffer -> Int32 in buffer.baseAddress.map { mkstemp($0) } ?? -1 }
-        guard fd >= 0 else { throw CLIError.problem("cannot create \(path): \(String(cString: strerror(errno)))") }
-        temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        let mask = umask(0)
-        umask(mask)
-        fchmod(fd, 0o666 & ~mask)
-        sink = FileDescriptorSink(fd: fd, name: path)
+/// Standard output as `print` fills it: its buffer is flushed and checked before the
+/// process exits, so a full disk or a closed pipe is an error, not a silent exit 0.
+enum StandardOutput {
+    /// Flushes stdout; on failure writes one line to stderr and returns false.
+    static func flush() -> Bool {
+        let failed = fflush(stdout) != 0 || ferror(stdout) != 0
+        guard failed else { return true }
+        let reason = errno != 0 ? SystemError.text(errno) : "write error"
+        let bytes = Array("logbook: cannot write stdout: \(reason)\n".utf8)
+        _ = bytes.withUnsafeBytes { Glibc.write(STDERR_FILENO, $0.baseAddress, $0.count) }
+        return false
     }
-
-    /// Flushes the file to disk and gives it its name.
-    func commit() throws {
-        guard !done else { return }
-        done = true
-        defer { close(sink.fd) }
-        guard fsync(sink.fd) == 0, rename(temporary, path) == 0 else {
-            let why = String(cString: strerror(errno))
-            unlink(temporary)
-            throw CLIError.problem("cannot write \(path): \(why)")
-        }
-        let slash = path.lastIndex(of: "/")
-        let directory = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
-        let dfd = open(directory, O_RDONLY | O_DIRECTORY)
-        if dfd >= 0 {
-            fsync(dfd)
-            close(dfd)
-        }
-    }
-
-    /// Removes the temporary file unless committed.
-    func discard() {
-        guard !done else { return }
-        done = true
-        close(sink.fd)
-        unlink(temporary)
-    }
-
-    deinit { discard() }
 }

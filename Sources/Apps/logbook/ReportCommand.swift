@@ -2,6 +2,7 @@
 import ArgumentParser
 import Foundation
 import LogbookCore
+import LogbookPOSIX
 import LogbookGarage
 import LogbookGarageStore
 import LogbookJournal
@@ -29,13 +30,7 @@ struct ReportCommand: AsyncParsableCommand {
             let settings = try ReaderSettings.load(paths)
             let report = try Self.make(settings, year: year, vehicle: vehicle)
             let text = format == "html" ? report.html : report.csv
-            if let output {
-                let file = try AtomicOutputFile(path: output)
-                try Array(text.utf8).withUnsafeBytes { try file.sink.write($0) }
-                try file.commit()
-            } else {
-                print(text, terminator: "")
-            }
+            try OutputFile.save(text, to: output ?? AtomicFile.standardOutput)
         }
     }
 

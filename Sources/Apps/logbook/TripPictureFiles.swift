@@ -22,9 +22,6 @@ enum TripPictureFiles {
     }
 
     private static func save(_ text: String, to path: String) throws {
-        let file = try AtomicOutputFile(path: path)
-        var text = text
-        try text.withUTF8 { try file.sink.write(UnsafeRawBufferPointer($0)) }
-        try file.commit()
+        try OutputFile.save(text, to: path)
     }
 }

@@ -2,6 +2,7 @@
 import ArgumentParser
 import Foundation
 import LogbookCore
+import LogbookPOSIX
 import LogbookExport
 import LogbookRecords
 import LogbookSettings
@@ -107,15 +108,12 @@ struct TripsExportCommand: AsyncParsableCommand {
         } catch let error as ExportError {
             throw CLIError.problem("\(error.description) in the logbook")  // before any byte is written
         }
-        guard let output else {
-            try exporter.write(ids, from: catalog, to: FileDescriptorSink(fd: 1, name: "stdout"))
-            return
-        }
-        let file = try AtomicOutputFile(path: output)
-        let summary = try exporter.write(ids, from: catalog, to: file.sink)
+        let file = try OutputFile(path: output ?? AtomicFile.standardOutput)
+        let summary = try exporter.write(ids, from: catalog, to: file)
         try file.commit()
+        guard !file.isStandardOutput else { return }
         FileHandle.standardError.write(
-            Data("logbook: wrote \(summary.trips) trip(s), \(summary.points) points, \(summary.bytes) bytes to \(output)\n".utf8))
+            Data("logbook: wrote \(summary.trips) trip(s), \(summary.points) points, \(summary.bytes) bytes to \(output ?? AtomicFile.standardOutput)\n".utf8))
     }
 }
 

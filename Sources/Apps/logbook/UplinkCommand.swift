@@ -38,7 +38,7 @@ struct UplinkCommand: AsyncParsableCommand {
                 for sink in ["mqtt", "postgres", "owntracks", "overland", "osmand"] {
                     let cursor = try? CursorStore(directory: c.stateDirectory).load(sink: sink)
                     let statusPath = UplinkStatus.path(runtimeDirectory: c.runtimeDirectory, sink: sink)
-                    let status = (try? AtomicFile.read(statusPath)).flatMap { $0 }
+                    let status = (try? UplinkFile.read(statusPath)).flatMap { $0 }
                         .flatMap { try? JSONValue.parse($0) }.flatMap(UplinkStatus.init(json:))
                     guard cursor != nil || status != nil else { continue }
                     let age = status.map { now - Double($0.updatedAt) / 1e9 }

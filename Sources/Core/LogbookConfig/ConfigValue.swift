@@ -8,6 +8,10 @@ package indirect enum ConfigValue: Sendable, Equatable {
     case double(Double)
     case bool(Bool)
 
+    /// The deepest nesting a configuration file may have (arrays, inline tables, dotted keys
+    /// and table headers together): far beyond any real file, far below the stack's limit.
+    package static let maximumNesting = 64
+
     /// Human name of the type, for error messages ("expected a string, found an integer").
     package var typeName: String {
         switch self {

@@ -6,6 +6,10 @@
 /// of tables, inline tables, the four string forms with escapes, integers (decimal, hex, octal,
 /// binary, `_` separators), floats (`inf`, `nan`), booleans and arrays. Dates and times are
 /// kept as their text (no key of ours is a date). Errors name the line and column.
+///
+/// Nesting is limited to ``ConfigValue/maximumNesting`` levels (arrays, inline tables and the
+/// parts of a dotted key or header together): the parser and the tree it builds recurse, and
+/// a file of 40,000 `[` would otherwise exhaust the stack (SIGSEGV instead of exit 78).
 struct TOMLParser {
     struct Failure: Error {
         var line: Int
@@ -18,6 +22,8 @@ struct TOMLParser {
     private let root = TOMLTable()
     /// Path of the current `[table]` or `[[array]]` element.
     private var current: [String] = []
+    /// Arrays and inline tables open around the value being read, plus its key's depth.
+    private var depth = 0
 
     init(_ text: String) { bytes = Array(text.utf8) }
 
@@ -37,6 +43,8 @@ struct TOMLParser {
                 let key = try self.key()
                 try expect(UInt8(ascii: "="), "expected '=' after a key")
                 skipBlank(newlines: false)
+                depth = current.count + key.count
+                guard depth <= ConfigValue.maximumNesting else { throw tooDeep() }
                 let value = try self.value()
                 do { try root.insert(value, at: current + key) } catch let conflict { throw failure(conflict.text, at: start) }
             }
@@ -68,6 +76,7 @@ struct TOMLParser {
     private mutating func key() throws(Failure) -> [String] {
         var parts: [String] = []
         while true {
+            guard parts.count < ConfigValue.maximumNesting else { throw tooDeep() }
             skipBlank(newlines: false)
             guard let c = peek else { throw failure("expected a key") }
             if c == UInt8(ascii: "\"") || c == UInt8(ascii: "'") {
@@ -102,6 +111,8 @@ struct TOMLParser {
     }
 
     private mutating func array() throws(Failure) -> ConfigValue {
+        try enter()
+        defer { depth -= 1 }
         pos += 1
         var items: [ConfigValue] = []
         while true {
@@ -116,6 +127,8 @@ struct TOMLParser {
     }
 
     private mutating func inlineTable() throws(Failure) -> ConfigValue {
+        try enter()
+        defer { depth -= 1 }
         pos += 1
         let table = TOMLTable()
         skipBlank(newlines: false)
@@ -125,6 +138,9 @@ struct TOMLParser {
             let key = try self.key()
             try expect(UInt8(ascii: "="), "expected '=' after a key")
             skipBlank(newlines: false)
+            depth += key.count
+            defer { depth -= key.count }
+            guard depth <= ConfigValue.maximumNesting else { throw tooDeep() }
             let value = try self.value()
             do { try table.insert(value, at: key) } catch let conflict { throw failure(conflict.text, at: start) }
             skipBlank(newlines: false)
@@ -137,7 +153,11 @@ struct TOMLParser {
     /// Booleans, numbers, dates: read the token up to a delimiter, then classify it.
     private mutating func scalar() throws(Failure) -> ConfigValue {
         let start = pos
-        while let b = peek, !Self.endsScalar(b) { pos += 1 }
+        pos = bytes.withUnsafeBufferPointer { buffer in
+            var i = start
+            while i < buffer.count, !Self.endsScalar(buffer[i]) { i += 1 }
+            return i
+        }
         // A date-time may have one space between date and time (`1979-05-27 07:32:00`).
         if pos - start == 10, peek == 0x20, pos + 1 < bytes.count, bytes[pos + 1] >= 0x30, bytes[pos + 1] <= 0x39,
             bytes[start + 4] == UInt8(ascii: "-")
@@ -193,8 +213,18 @@ struct TOMLParser {
             } else if (c < 0x20 && c != 0x09) || c == 0x7F {
                 throw failure("control character in a string")
             } else {
-                out.append(c)
-                pos += 1
+                // A run of ordinary bytes in one copy (a 50 MB value must not take seconds).
+                let start = pos
+                pos = bytes.withUnsafeBufferPointer { buffer in
+                    var i = start + 1
+                    while i < buffer.count {
+                        let b = buffer[i]
+                        if b == quote || b == UInt8(ascii: "\\") || b < 0x20 || b == 0x7F { break }
+                        i += 1
+                    }
+                    return i
+                }
+                out.append(contentsOf: bytes[start..<pos])
             }
         }
         return String(decoding: out, as: UTF8.self)
@@ -229,6 +259,21 @@ struct TOMLParser {
             while let b = peek, b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D { pos += 1 }
         default: throw failure("invalid escape '\\\(String(decoding: [e], as: UTF8.self))'", at: start)
         }
+    }
+
+    // MARK: Nesting
+
+    /// One more level of array or inline table.
+    private mutating func enter() throws(Failure) {
+        depth += 1
+        guard depth <= ConfigValue.maximumNesting else {
+            depth -= 1
+            throw tooDeep()
+        }
+    }
+
+    private func tooDeep() -> Failure {
+        failure("arrays, inline tables and dotted keys nested deeper than \(ConfigValue.maximumNesting) levels")
     }
 
     // MARK: Lexing helpers
@@ -283,11 +328,14 @@ struct TOMLParser {
         let end = min(offset ?? pos, bytes.count)
         var line = 1
         var lineStart = 0
-        for i in 0..<end where bytes[i] == 0x0A {
-            line += 1
-            lineStart = i + 1
+        bytes.withUnsafeBufferPointer { buffer in
+            for i in 0..<end where buffer[i] == 0x0A {
+                line += 1
+                lineStart = i + 1
+            }
         }
-        let column = String(decoding: bytes[lineStart..<end], as: UTF8.self).count + 1
+        // Unicode scalars, not characters: as good for a person, and linear on a 50 MB line.
+        let column = String(decoding: bytes[lineStart..<end], as: UTF8.self).unicodeScalars.count + 1
         return Failure(line: line, column: column, message: message)
     }
 }

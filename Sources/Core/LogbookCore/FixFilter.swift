@@ -30,6 +30,17 @@ public struct FixFilterConfiguration: Sendable, Hashable, Codable {
     /// such fix as a new reference: the receiver's clock really jumped, or the last accepted
     /// fix was the outlier. 0 never resyncs. Default 10.
     public var resyncAfterConsecutiveRejections = 10
+    /// Refuse a fix dated more than this many seconds ahead of the trusted time (`futureTime`):
+    /// the synchronised system clock when the daemon knows one, else the last accepted fix,
+    /// each carried forward by the monotonic clock. One such fix must never become the
+    /// reference that makes the genuine ones after it look backwards. 0 turns the check off.
+    /// Default 300.
+    public var maxTimeAhead: Double = 300
+    /// Without a synchronised clock, this many consecutive future fixes that agree with each
+    /// other (each within ``maxTimeAhead`` of the one before, measured against the monotonic
+    /// clock) are taken as the receiver's time being right (a resync): the reference was the
+    /// outlier (a first fix with a stale date). 0 never resyncs. Default 3.
+    public var resyncAfterAgreeingFutureFixes = 3
 
     /// Creates the default configuration.
     public init() {}
@@ -37,7 +48,8 @@ public struct FixFilterConfiguration: Sendable, Hashable, Codable {
 
 /// A stateful, pure filter between the GPS source and the trip engine.
 ///
-/// Order of checks: mode, time, coordinates, reported speed, then against the last accepted
+/// Order of checks: mode, time, coordinates, course and speed values, time ahead of the trusted
+/// time (``FixFilterConfiguration/maxTimeAhead``), reported speed, then against the last accepted
 /// fix: duplicate time, accuracy (a poor fix must agree with the motion), backwards time,
 /// implied speed; finally the parked-jitter rule, which never refuses a fix but marks it
 /// `moved: false` so it adds no distance. A poor fix is never the first fix or a resync
@@ -46,7 +58,7 @@ public struct FixFilter: Sendable {
     /// The thresholds in force.
     public var configuration: FixFilterConfiguration
     /// What the filter has counted so far.
-    public private(set) var counters = FixFilterCounters()
+    public internal(set) var counters = FixFilterCounters()
     /// The last accepted fix (moving or jitter).
     public private(set) var lastAccepted: Fix?
     /// The last fix accepted as movement: the reference for distance and jitter.
@@ -56,21 +68,32 @@ public struct FixFilter: Sendable {
     public private(set) var lastStep: Double = 0
 
     private var consecutiveJumps = 0
+    /// What new fixes' times are judged by (see ``FixFilterConfiguration/maxTimeAhead``).
+    var clockReference: TimeReference?
+    var fixReference: TimeReference?
+    /// The run of consecutive future fixes: the last one's offset from the monotonic clock.
+    var futureRun: (offset: Int64, count: Int)?
+    /// The monotonic instant of the fix being judged (nil: the caller gave none).
+    var instant: MonotonicInstant?
 
     /// Creates a filter with no history.
     public init(configuration: FixFilterConfiguration = FixFilterConfiguration()) {
         self.configuration = configuration
     }
 
-    /// Judges one fix and updates the filter's state and counters.
-    public mutating func filter(_ fix: Fix) -> FixFilterResult {
+    /// Judges one fix that arrived at monotonic instant `now`, and updates the filter's state
+    /// and counters. Without `now` the fix's time is not checked against the trusted time.
+    public mutating func filter(_ fix: Fix, at now: MonotonicInstant? = nil) -> FixFilterResult {
         let c = configuration
+        instant = now
         guard fix.mode.rawValue >= FixMode.twoD.rawValue else { return reject(.noFix) }
         guard fix.time.nanoseconds > 0 else { return reject(.invalidTime) }
         guard fix.latitude.isFinite, fix.longitude.isFinite, abs(fix.latitude) <= 90,
             abs(fix.longitude) <= 180
         else { return reject(.invalidCoordinate) }
         if c.rejectNullIsland, fix.latitude == 0, fix.longitude == 0 { return reject(.nullIsland) }
+        if !Self.hasValidMotion(fix) { return reject(.invalidMotion) }
+        if let now, let refused = checkTimeAhead(fix, now) { return refused }
         let poor = fix.eph.map { $0.isFinite && $0 > c.maxHorizontalError } ?? false
         if let speed = fix.speed, speed.isFinite, speed > c.maxSpeed { return reject(.speedOutlier) }
 
@@ -96,7 +119,7 @@ public struct FixFilter: Sendable {
         consecutiveJumps = 0
     }
 
-    private mutating func reject(_ reason: FixRejectReason) -> FixFilterResult {
+    mutating func reject(_ reason: FixRejectReason) -> FixFilterResult {
         counters.rejectedByReason[reason, default: 0] += 1
         return .rejected(reason)
     }
@@ -110,8 +133,9 @@ public struct FixFilter: Sendable {
         return acceptFirst(fix)
     }
 
-    private mutating func acceptFirst(_ fix: Fix) -> FixFilterResult {
+    mutating func acceptFirst(_ fix: Fix) -> FixFilterResult {
         consecutiveJumps = 0
+        trust(fix)
         lastAccepted = fix
         anchor = fix
         lastStep = 0
@@ -121,6 +145,7 @@ public struct FixFilter: Sendable {
 
     private mutating func accept(_ fix: Fix, impliedSpeed: Double) -> FixFilterResult {
         let c = configuration
+        trust(fix)
         lastAccepted = fix
         counters.accepted += 1
         guard let anchor else {

@@ -17,6 +17,11 @@ public enum FixRejectReason: String, Sendable, Hashable, CaseIterable, Codable {
     case poorAccuracy
     /// Implied (or reported) speed above the configured maximum: a position jump.
     case speedOutlier
+    /// Dated more than the configured margin ahead of the trusted time (the synchronised system
+    /// clock, or the last accepted fix), both carried forward by the monotonic clock.
+    case futureTime
+    /// A course outside 0…360° or a negative speed: values no receiver reports.
+    case invalidMotion
 }
 
 /// What the fix filter decided about one fix.

@@ -6,12 +6,30 @@ public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertibl
     public var description: String { "invalid JSON at byte \(offset): \(reason)" }
 }
 
+/// What the parser does with a key that appears twice in one object.
+public enum JSONDuplicateKeys: Sendable {
+    /// Refuse the document (the default). RFC 8259 leaves duplicates to the parser, and parsers
+    /// disagree — Python and PostgreSQL's `jsonb` keep the last, ours kept the first — so a
+    /// request checked on one value could reach another reader with the other. I-JSON (RFC
+    /// 7493) forbids them; so does every input of ours.
+    case reject
+    /// Keep the first and drop the others: for records already in the journal, which were
+    /// checked on their first value before duplicates were refused.
+    case keepFirst
+}
+
 extension JSONValue {
-    /// Parses one JSON value from UTF-8 bytes (RFC 8259; depth limited to 64).
+    /// The deepest nesting of arrays and objects a document may have.
+    public static let maximumNesting = 64
+
+    /// Parses one JSON value from UTF-8 bytes (RFC 8259; nesting limited to ``maximumNesting``;
+    /// a key twice in one object refused unless `duplicateKeys` says otherwise).
     ///
     /// - Throws: ``JSONParseError`` with the byte offset, for malformed or invalid UTF-8 input.
-    public static func parse(_ bytes: some Collection<UInt8>) throws(JSONParseError) -> JSONValue {
-        var p = JSONByteParser(Array(bytes))
+    public static func parse(
+        _ bytes: some Collection<UInt8>, duplicateKeys: JSONDuplicateKeys = .reject
+    ) throws(JSONParseError) -> JSONValue {
+        var p = JSONByteParser(Array(bytes), duplicateKeys: duplicateKeys)
         p.skipSpace()
         let value = try p.value(depth: 0)
         p.skipSpace()
@@ -20,13 +38,19 @@ extension JSONValue {
     }
 
     /// Parses JSON text.
-    public static func parse(_ text: String) throws(JSONParseError) -> JSONValue { try parse(Array(text.utf8)) }
+    public static func parse(_ text: String, duplicateKeys: JSONDuplicateKeys = .reject) throws(JSONParseError) -> JSONValue {
+        try parse(Array(text.utf8), duplicateKeys: duplicateKeys)
+    }
 }
 
 private struct JSONByteParser {
     let b: [UInt8]
+    let duplicateKeys: JSONDuplicateKeys
     var i = 0
-    init(_ bytes: [UInt8]) { b = bytes }
+    init(_ bytes: [UInt8], duplicateKeys: JSONDuplicateKeys) {
+        b = bytes
+        self.duplicateKeys = duplicateKeys
+    }
 
     var atEnd: Bool { i >= b.count }
     func fail(_ reason: String) -> JSONParseError { JSONParseError(offset: i, reason: reason) }
@@ -44,7 +68,7 @@ private struct JSONByteParser {
     }
 
     mutating func value(depth: Int) throws(JSONParseError) -> JSONValue {
-        guard depth < 64 else { throw fail("nested too deeply") }
+        guard depth < JSONValue.maximumNesting else { throw fail("arrays and objects nested deeper than \(JSONValue.maximumNesting) levels") }
         guard i < b.count else { throw fail("unexpected end") }
         switch b[i] {
         case UInt8(ascii: "{"): return try object(depth: depth)
@@ -60,17 +84,29 @@ private struct JSONByteParser {
     mutating func object(depth: Int) throws(JSONParseError) -> JSONValue {
         i += 1
         var members: [(String, JSONValue)] = []
+        // Small objects (nearly all) are checked by a scan; a set only for large ones.
+        var keys: Set<String>?
         skipSpace()
         if i < b.count, b[i] == UInt8(ascii: "}") { i += 1; return .object(members) }
         while true {
             skipSpace()
             guard i < b.count, b[i] == UInt8(ascii: "\"") else { throw fail("expected a key") }
+            let keyStart = i
             let key = try string()
             skipSpace()
             guard i < b.count, b[i] == UInt8(ascii: ":") else { throw fail("expected ':'") }
             i += 1
             skipSpace()
-            members.append((key, try value(depth: depth + 1)))
+            let member = try value(depth: depth + 1)
+            if members.count >= 16, keys == nil { keys = Set(members.map(\.0)) }
+            let seen = keys.map { $0.contains(key) } ?? members.contains { $0.0 == key }
+            if !seen {
+                members.append((key, member))
+                keys?.insert(key)
+            } else if duplicateKeys == .reject {
+                i = keyStart
+                throw fail("duplicate key \"\(key.count > 40 ? String(key.prefix(40)) + "…" : key)\"")
+            }
             skipSpace()
             guard i < b.count else { throw fail("unexpected end") }
             if b[i] == UInt8(ascii: ",") { i += 1; continue }

@@ -34,8 +34,10 @@ public struct LiveState: Sendable, Equatable {
         public var satellitesUsed: Int?
         /// Distinct fixes accepted since the daemon started.
         public var fixes = 0
-        /// Fixes the filter refused.
+        /// Fixes the filter refused (the sum of ``rejectedByReason``).
         public var rejected = 0
+        /// Fixes the filter refused, by reason (`rejected_by_reason`: every reason, 0 included).
+        public var rejectedByReason: [FixRejectReason: Int] = [:]
         public init() {}
     }
 
@@ -140,6 +142,7 @@ extension LiveState.GPSBlock {
             ("satellites_used", .integer(satellitesUsed)),
             ("fixes", .number(Double(fixes))),
             ("rejected", .number(Double(rejected))),
+            ("rejected_by_reason", .object(FixRejectReason.allCases.map { ($0.rawValue, .number(Double(rejectedByReason[$0] ?? 0))) })),
         ])
     }
 }

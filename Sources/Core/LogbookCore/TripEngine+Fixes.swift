@@ -2,7 +2,7 @@
 // Fixes: filtering, points, gaps, figures, motion start and stop.
 extension TripEngine {
     mutating func handleFix(_ raw: Fix, _ now: MonotonicInstant, _ out: inout [TripDecision]) {
-        guard case .accepted(let fix, let moved) = filter.filter(raw) else { return }
+        guard case .accepted(let fix, let moved) = filter.filter(raw, at: now) else { return }
         let step = filter.lastStep
         let previousInstant = lastFixInstant
         lastFix = fix

@@ -100,6 +100,13 @@ public struct TripEngine: Sendable {
     /// The fix filter's counters.
     public var filterCounters: FixFilterCounters { filter.counters }
 
+    /// The synchronised system clock read at `instant`, or nil when it is not (or no longer)
+    /// to be trusted: fixes are then judged by the last accepted one
+    /// (``FixFilterConfiguration/maxTimeAhead``).
+    public mutating func trustSystemClock(_ time: GPSTime?, at instant: MonotonicInstant) {
+        if let time { filter.trustSystemClock(time, at: instant) } else { filter.forgetSystemClock() }
+    }
+
     /// Where the engine is.
     public var phase: TripPhase {
         guard let trip else { return .idle }

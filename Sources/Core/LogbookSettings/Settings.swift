@@ -40,6 +40,9 @@ public struct Settings: Sendable {
     public var sources: [SourceConfiguration] = []
     /// Trip detection (`[trip]`), DESIGN.md §5 defaults.
     public var trip = TripEngineConfiguration()
+    /// `[trip] trust_system_clock`: once the kernel reports the system clock synchronised
+    /// (NTP), judge fixes' times by it, not only by the last fix.
+    public var trustSystemClock = true
     /// The control socket (`[control]`): path and the group allowed to use it.
     public var controlSocket: String?
     public var controlGroup: String? = "logbook"
@@ -137,6 +140,8 @@ public struct Settings: Sendable {
         }
         try reader.rejectUnknownKeys(owned: ConfigTables.daemon)
         try config.apply(overrides)
+        let runtimeKey = overrides.runtimeDirectory != nil ? "--runtime-dir" : "runtime_dir"
+        try SocketPath.check(config.controlSocketPath, key: config.controlSocket != nil ? "control.socket" : runtimeKey, file: source)
         return config
     }
 

@@ -16,6 +16,9 @@ public final class DaemonProcess: @unchecked Sendable {
         env.removeValue(forKey: "NOTIFY_SOCKET")
         env.removeValue(forKey: "JOURNAL_STREAM")
         env.removeValue(forKey: "WATCHDOG_USEC")
+        // The recorded drives are dated years ahead (gpsd's 1024-week rule): judged against a
+        // synchronised system clock every fix would be refused ([trip] trust_system_clock).
+        env["LOGBOOKD_TRIP_TRUST_SYSTEM_CLOCK"] = env["LOGBOOKD_TRIP_TRUST_SYSTEM_CLOCK"] ?? "false"
         for (k, v) in environment { env[k] = v }
         process.environment = env
         let pipe = Pipe()

@@ -18,8 +18,13 @@ public enum TestPaths {
         packageRoot.appendingPathComponent("scripts/\(name)").path
     }
 
-    /// The directory holding the built executables (next to the test bundle).
+    /// The directory holding the built executables (next to the test bundle), or
+    /// `LOGBOOK_TEST_PRODUCTS` when set: the same tests against other builds (e.g. an older
+    /// commit's, to see a regression test fail before its fix).
     public static var productsDirectory: URL {
+        if let other = ProcessInfo.processInfo.environment["LOGBOOK_TEST_PRODUCTS"], !other.isEmpty {
+            return URL(fileURLWithPath: other)
+        }
         let exe = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
         var dir = exe.deletingLastPathComponent()
         // swift test runs <products>/LogbookPackageTests.xctest

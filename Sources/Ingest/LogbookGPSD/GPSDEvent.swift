@@ -9,6 +9,10 @@ public enum GPSDEvent: Sendable, Hashable {
     case disconnected(reason: String)
     /// A new position fix (mode ≥ 2, lat/lon set and finite, not seen before).
     case fix(Fix)
+    /// A report claiming a fix (mode ≥ 2) without a finite position or a time (NaN for what is
+    /// missing, time 0 when unknown): passed on so the fix filter refuses and counts it, and
+    /// `gps.rejected` sees every refusal.
+    case invalidFix(Fix)
     /// A TPV report without a usable position: the receiver has no fix.
     case noFix(mode: FixMode, time: GPSTime?)
 }

@@ -7,7 +7,9 @@ enum TPVOutcome {
     case fix(Fix)
     case noFix(FixMode, GPSTime?)
     case duplicate
-    case invalid
+    /// A fix claimed (mode ≥ 2) without a finite position or a time: passed on as it is
+    /// (NaN for what is missing, time 0 when unknown) for the filter to refuse and count.
+    case invalid(Fix)
 }
 
 /// Per-thread state of the reader: turns flat TPV copies into fixes, once per epoch.
@@ -18,20 +20,23 @@ struct GPSDReaderState {
         let time = raw.time_set != 0 ? GPSTime(seconds: Int64(raw.time_sec), nanoseconds: Int64(raw.time_nsec)) : nil
         let mode = FixMode(rawValue: Int(raw.mode)) ?? .notSeen
         guard mode.rawValue >= FixMode.twoD.rawValue else { return .noFix(mode, time) }
-        guard let time, raw.latlon_set != 0, raw.latitude.isFinite, raw.longitude.isFinite else {
-            return .invalid
-        }
+        let fix = Fix(
+            time: time ?? GPSTime(nanoseconds: 0), mode: mode,
+            latitude: raw.latlon_set != 0 ? raw.latitude : .nan, longitude: raw.latlon_set != 0 ? raw.longitude : .nan,
+            altitudeHAE: finite(raw.alt_hae), altitudeMSL: finite(raw.alt_msl),
+            speed: reported(raw.speed), track: reported(raw.track), climb: finite(raw.climb),
+            eph: finite(raw.eph), epv: finite(raw.epv), eps: finite(raw.eps),
+            satellitesUsed: raw.satellites_used > 0 ? Int(raw.satellites_used) : nil)
+        guard let time, fix.latitude.isFinite, fix.longitude.isFinite else { return .invalid(fix) }
         guard seen.insert(time) else { return .duplicate }
-        return .fix(
-            Fix(
-                time: time, mode: mode, latitude: raw.latitude, longitude: raw.longitude,
-                altitudeHAE: finite(raw.alt_hae), altitudeMSL: finite(raw.alt_msl),
-                speed: finite(raw.speed), track: finite(raw.track), climb: finite(raw.climb),
-                eph: finite(raw.eph), epv: finite(raw.epv), eps: finite(raw.eps),
-                satellitesUsed: raw.satellites_used > 0 ? Int(raw.satellites_used) : nil))
+        return .fix(fix)
     }
 
     private func finite(_ v: Double) -> Double? { v.isFinite ? v : nil }
+
+    /// NaN is gpsd's "not available"; an infinite speed or course is passed on for the filter
+    /// to refuse (`invalidMotion`).
+    private func reported(_ v: Double) -> Double? { v.isNaN ? nil : v }
 }
 
 extension GPSDStatistics {

@@ -147,8 +147,9 @@ public final class GPSDSource: Sendable {
                 counters.withLock { $0.record(outcome) }
                 switch outcome {
                 case .fix(let fix): batch.append(.fix(fix))
+                case .invalid(let fix): batch.append(.invalidFix(fix))
                 case .noFix(let mode, let time): batch.append(.noFix(mode: mode, time: time))
-                case .duplicate, .invalid: continue
+                case .duplicate: continue
                 }
                 if batch.count >= Self.maximumBatch {
                     deliver(batch)

@@ -51,7 +51,8 @@ public struct JournalIOError: Error, CustomStringConvertible, Sendable, Hashable
     static func isDiskFull(_ error: any Error) -> Bool { (error as? JournalIOError)?.isDiskFull ?? false }
 }
 
-/// The real file system (Glibc calls; retries on `EINTR`).
+/// The real file system (Glibc calls; retries on `EINTR`). Existing files are opened only if
+/// they are regular files, never through a symlink (``JournalError/notRegularFile(path:kind:)``).
 final class PosixFileSystem: JournalFileSystem, @unchecked Sendable {
     // Stateless apart from the fd → path map used in error messages (writer thread only).
     private var paths: [Int32: String] = [:]
@@ -80,9 +81,33 @@ final class PosixFileSystem: JournalFileSystem, @unchecked Sendable {
     }
 
     func openForWriting(_ path: String) throws -> Int32 {
-        let fd = Glibc.open(path, O_RDWR | O_CLOEXEC)
-        guard fd >= 0 else { throw fail("open", path) }
+        let fd = try openRegular(path, O_RDWR)
         paths[fd] = path
+        return fd
+    }
+
+    /// Opens an existing journal file without following a symlink or blocking on a FIFO, and
+    /// only if it is a regular file (`O_NOFOLLOW | O_NONBLOCK`, then `fstat`).
+    private func openRegular(_ path: String, _ access: Int32) throws -> Int32 {
+        let fd = Glibc.open(path, access | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else {
+            let e = fail("open", path)
+            var st = stat()
+            if e.code == ELOOP || e.code == ENXIO, lstat(path, &st) == 0, st.st_mode & S_IFMT != S_IFREG {
+                throw JournalError.notRegularFile(path: path, kind: FileKind(mode: UInt32(st.st_mode)))
+            }
+            throw e
+        }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else {
+            let e = fail("fstat", path)
+            _ = Glibc.close(fd)
+            throw e
+        }
+        guard st.st_mode & S_IFMT == S_IFREG else {
+            _ = Glibc.close(fd)
+            throw JournalError.notRegularFile(path: path, kind: FileKind(mode: UInt32(st.st_mode)))
+        }
         return fd
     }
 
@@ -130,10 +155,11 @@ final class PosixFileSystem: JournalFileSystem, @unchecked Sendable {
     }
 
     func read(_ path: String) throws -> [UInt8]? {
-        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
-        if fd < 0 {
-            if errno == ENOENT { return nil }
-            throw fail("open", path)
+        let fd: Int32
+        do {
+            fd = try openRegular(path, O_RDONLY)
+        } catch let e as JournalIOError where e.code == ENOENT {
+            return nil
         }
         defer { _ = Glibc.close(fd) }
         var st = stat()

@@ -1,10 +1,15 @@
 // SPDX-License-Identifier: MIT
+public import LogbookPOSIX
+
 /// Errors the journal reports.
 public enum JournalError: Error, CustomStringConvertible, Sendable, Hashable {
     /// Another process holds the writer lock.
     case locked(directory: String, pid: Int32?)
     /// A file operation failed.
     case io(JournalIOError)
+    /// A journal file (a segment, the key) is a symlink, a FIFO, a device…: never followed,
+    /// never read (a FIFO would block every reader), never copied.
+    case notRegularFile(path: String, kind: FileKind)
     /// The writer is closed.
     case closed
     /// Commits keep failing and the in-memory backlog is full; appends are refused.
@@ -24,6 +29,7 @@ public enum JournalError: Error, CustomStringConvertible, Sendable, Hashable {
         case .locked(let dir, let pid):
             "journal at \(dir) is locked by another writer" + (pid.map { " (pid \($0))" } ?? "")
         case .io(let e): e.description
+        case .notRegularFile(let path, let kind): "\(path) is \(kind), not a regular file; the journal reads only regular files"
         case .closed: "the journal writer is closed"
         case .backlogFull(let e): "journal commits are failing (\(e)) and the in-memory backlog is full"
         case .commitFailed(let e): "journal commit failed: \(e)"

@@ -124,7 +124,8 @@ public final class JournalWriter: Sendable {
     }
 
     /// Buffers `record` for the next group commit and returns its sequence number (of its last
-    /// point for `.points`). Never waits on the disk. A trip end triggers an immediate commit.
+    /// point for `.points`). Never waits on the disk. A trip end and a user entry trigger an
+    /// immediate commit.
     ///
     /// - Throws: ``JournalError/closed`` after ``close()``; ``JournalError/backlogFull(lastError:)``
     ///   when commits keep failing and the in-memory backlog is full; ``JournalError/configuration(_:)``
@@ -195,12 +196,17 @@ public final class JournalWriter: Sendable {
             }
             switch record {
             case .tripEnded:
+                // A trip's end is committed now, not at the next group commit.
                 s.commitNow = true
                 wake = true
+            case .entry(let e):
+                // So is a person's entry (a fill-up, a classification: rare, and someone waits
+                // for the answer).
+                s.commitNow = true
+                wake = true
+                if let n = e.splitTripNumber { s.nextTripID = max(s.nextTripID, n &+ 1) }
             case .tripStarted(let t):
                 s.nextTripID = max(s.nextTripID, t.id.rawValue &+ 1)
-            case .entry(let e):
-                if let n = e.splitTripNumber { s.nextTripID = max(s.nextTripID, n &+ 1) }
             default: break
             }
             return s.nextSequence &- 1

@@ -182,7 +182,9 @@ enum RecordCodec {
             let origin = try r.string()
             let length = Int(try r.u32())
             guard length <= UserEntry.maximumFieldsBytes else { throw DecodeError(description: "entry fields too long") }
-            let fields = try JSONValue.parse(try r.raw(length))
+            // Entries written before duplicate keys were refused keep their first value, the
+            // one the daemon checked (JSONDuplicateKeys).
+            let fields = try JSONValue.parse(try r.raw(length), duplicateKeys: .keepFirst)
             record = .user(.entry(UserEntry(
                 type: type, action: action, subject: subject, fields: fields, recordedAt: recorded, origin: origin)))
         }

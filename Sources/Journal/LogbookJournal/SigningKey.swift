@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import LogbookPOSIX
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -28,29 +29,26 @@ public enum JournalKey {
         }
         mkdir(stateDirectory, 0o755)
         let key = JournalSigningKey()
-        let tmp = path + ".tmp"
-        _ = unlink(tmp)
-        let fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw JournalError.io(JournalIOError(operation: "open", path: tmp, code: errno)) }
-        fs.close(fd)
-        let wfd = try fs.openForWriting(tmp)
-        defer { fs.close(wfd) }
-        try fs.write(wfd, Array(key.rawRepresentation), at: 0)
-        try fs.sync(wfd)
-        guard rename(tmp, path) == 0 else { throw JournalError.io(JournalIOError(operation: "rename", path: path, code: errno)) }
+        // Mode 0600 whatever the umask, durable before the first checkpoint is signed with it.
+        try write(Array(key.rawRepresentation), to: path, mode: 0o600)
         try writePublicKey(key.publicKey, stateDirectory: stateDirectory)
-        try fs.syncDirectory(stateDirectory)
         return key
     }
 
     static func writePublicKey(_ key: JournalPublicKey, stateDirectory: String) throws {
-        let fs = PosixFileSystem()
-        let path = stateDirectory + "/" + publicKeyName
-        try fs.remove(path)
-        let fd = try fs.create(path)
-        defer { fs.close(fd) }
-        try fs.write(fd, Array((hex(Array(key.rawRepresentation)) + "\n").utf8), at: 0)
-        try fs.sync(fd)
+        try write(Array((hex(Array(key.rawRepresentation)) + "\n").utf8), to: stateDirectory + "/" + publicKeyName, mode: 0o644)
+    }
+
+    /// Replaces a key file through ``AtomicFile`` (never through a symlink or onto a device).
+    private static func write(_ bytes: [UInt8], to path: String, mode: UInt32) throws {
+        do {
+            try AtomicFile.replace(path, with: bytes, mode: mode)
+        } catch {
+            switch error {
+            case .system(let e): throw JournalError.io(JournalIOError(operation: e.operation, path: e.path ?? path, code: e.code))
+            case .notRegularFile: throw JournalError.key(error.description)
+            }
+        }
     }
 
     /// Reads `journal.pub` (hex) from the state directory, nil when missing or malformed.

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
+#include <sys/timex.h>
 #include <sys/uio.h>
 #include <unistd.h>
 #include <systemd/sd-bus.h>
@@ -19,6 +20,16 @@
 /* sd_journal_print() is variadic; Swift uses sd_journal_sendv, this is for last-resort text. */
 static inline int csd_journal_print(int priority, const char *message) {
     return sd_journal_print(priority, "%s", message);
+}
+
+/* 1 when the kernel reports the system clock synchronised (adjtimex returns something other
+ * than TIME_ERROR: ntpd, chrony and systemd-timesyncd clear STA_UNSYNC once synced), 0 when
+ * not, -errno on failure. A read-only query (modes 0), no privilege needed. */
+static inline int csd_clock_synchronised(void) {
+    struct timex tx = {0};
+    int state = adjtimex(&tx);
+    if (state < 0) return -errno;
+    return state != TIME_ERROR;
 }
 
 /* Opens the system bus (address == NULL; honours DBUS_SYSTEM_BUS_ADDRESS) or a bus daemon at

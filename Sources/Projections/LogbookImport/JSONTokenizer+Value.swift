@@ -4,7 +4,18 @@ public import LogbookCore
 extension JSONTokenizer {
     /// Reads the value that starts with `token` (already read) into a ``JSONValue``: for the
     /// small objects of a location history (one location, one GeoJSON feature).
+    ///
+    /// Arrays and objects nest at most ``JSONValue/maximumNesting`` levels inside it, as in
+    /// every JSON parser of the package (issue 28, item 5): a hostile file's 100,000 `[` are
+    /// an issue naming the line, not a stack overflow.
     public mutating func value(startingWith token: JSONToken) throws(ImportIssue) -> JSONValue {
+        try value(startingWith: token, level: 0)
+    }
+
+    private mutating func value(startingWith token: JSONToken, level: Int) throws(ImportIssue) -> JSONValue {
+        if token == .beginArray || token == .beginObject, level >= JSONValue.maximumNesting {
+            throw ImportIssue(line: tokenLine, "arrays and objects nested deeper than \(JSONValue.maximumNesting) levels")
+        }
         switch token {
         case .string(let s): return .string(s)
         case .number(let n): return .number(n)
@@ -16,7 +27,7 @@ extension JSONTokenizer {
             while true {
                 guard let t = try next() else { throw ImportIssue(line: input.line, "the file ends inside an array (truncated?)") }
                 if t == .endArray { return .array(items) }
-                items.append(try value(startingWith: t))
+                items.append(try value(startingWith: t, level: level + 1))
             }
         case .beginObject:
             var members: [(String, JSONValue)] = []
@@ -24,7 +35,7 @@ extension JSONTokenizer {
                 guard let t = try next() else { throw ImportIssue(line: input.line, "the file ends inside an object (truncated?)") }
                 if t == .endObject { return .object(members) }
                 guard case .key(let k) = t, let v = try next() else { throw ImportIssue(line: tokenLine, "expected a member") }
-                members.append((k, try value(startingWith: v)))
+                members.append((k, try value(startingWith: v, level: level + 1)))
             }
         }
     }

@@ -22,7 +22,7 @@ final class SentMark {
     init(directory: String, sink: String, device: String) {
         path = directory + "/sent-" + sink + ".json"
         self.device = device
-        if let bytes = try? AtomicFile.read(path), let json = try? JSONValue.parse(bytes),
+        if let bytes = try? UplinkFile.read(path), let json = try? JSONValue.parse(bytes),
             json["device_id"]?.stringValue == device, let s = json["seq"]?.doubleValue
         {
             sequence = UInt64(s)

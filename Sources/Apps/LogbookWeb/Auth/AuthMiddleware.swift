@@ -49,7 +49,7 @@ package struct AuthMiddleware: RouterMiddleware {
             guard header.lowercased().hasPrefix("bearer ") else {
                 throw APIError(.unauthorized, "unauthorized", "only Bearer authorization is accepted", headers: Self.challenge)
             }
-            try checkGuess(String(header.dropFirst(7)), client: context.clientAddress)
+            try await checkGuess(String(header.dropFirst(7)), client: context.clientAddress)
             context.bearer = true
         }
         if !requiresLogin, context.session == nil {
@@ -84,17 +84,20 @@ package struct AuthMiddleware: RouterMiddleware {
         return response
     }
 
-    /// Checks a password guess against the limiter: 429 when too many failed, 401 when wrong.
-    package func checkGuess(_ guess: String, client: String) throws(APIError) {
-        if let wait = limiter.wait(for: client) {
+    /// Checks a password guess when the ``LoginLimiter`` gives it a turn: 429 when this
+    /// address has guessed wrong too often (or too many attempts wait), 401 when wrong.
+    package func checkGuess(_ guess: String, client: String) async throws(APIError) {
+        if let wait = await limiter.admit(client) {
+            let seconds = max(1, Int(wait.rounded(.up)))
             throw APIError(
-                .tooManyRequests, "too_many_attempts", "too many wrong passwords; try again in \(Int(wait)) s",
-                headers: [.retryAfter: String(Int(wait))])
+                .tooManyRequests, "too_many_attempts", "too many wrong passwords; try again in \(seconds) s",
+                headers: [.retryAfter: String(seconds)])
         }
         guard authority.checkPassword(guess) else {
             limiter.failed(client)
             throw APIError(.unauthorized, "wrong_password", "wrong password", headers: Self.challenge)
         }
+        limiter.succeeded(client)
     }
 
     /// The `Set-Cookie` value for a session cookie.

@@ -15,13 +15,13 @@ extension WebApp {
             var request = request
             let body = try await JSONBody.object(&request, context: context, allowed: ["password"])
             guard let password = body["password"]?.stringValue else { throw APIError.badRequest("\"password\" (a string) is required") }
-            let session = try logIn(password, client: context.clientAddress)
+            let session = try await logIn(password, client: context.clientAddress)
             var response = Responses.json(sessionJSON(session.session, authorized: true))
             response.headers.append(HTTPField(name: .setCookie, value: auth.setCookie(session.cookie, maxAge: Int(authority.lifetime))))
             return response
         }
         router.delete("/api/session") { _, context -> Response in
-            if let session = context.session { authority.revoke(session) }
+            if let session = context.session { logOut(session) }
             var response = Responses.json(sessionJSON(nil, authorized: !configuration.requiresLogin))
             response.headers.append(HTTPField(name: .setCookie, value: auth.setCookie("", maxAge: 0)))
             return response
@@ -36,7 +36,7 @@ extension WebApp {
             let form = FormFields(try await request.collectBody(upTo: context.maxUploadSize).readableBytesView)
             let next = Self.safeNext(form["next"])
             do throws(APIError) {
-                let session = try logIn(form["password"] ?? "", client: context.clientAddress)
+                let session = try await logIn(form["password"] ?? "", client: context.clientAddress)
                 var response = Responses.redirect(next)
                 response.headers.append(HTTPField(name: .setCookie, value: auth.setCookie(session.cookie, maxAge: Int(authority.lifetime))))
                 return response
@@ -47,19 +47,29 @@ extension WebApp {
             }
         }
         router.post("/logout") { _, context -> Response in
-            if let session = context.session { authority.revoke(session) }
+            if let session = context.session { logOut(session) }
             var response = Responses.redirect(configuration.requiresLogin ? "/login" : "/")
             response.headers.append(HTTPField(name: .setCookie, value: auth.setCookie("", maxAge: 0)))
             return response
         }
     }
 
+    /// Ends `session`; it is refused from now on, also after a restart once on disk.
+    private func logOut(_ session: Session) {
+        do {
+            try authority.revoke(session)
+        } catch {
+            // Refused by this process all the same; only a restart could bring it back.
+            logger.error("web: the logout could not be saved", metadata: ["error": "\(error)"])
+        }
+    }
+
     /// Checks a password (rate-limited) and issues a signed-in session.
-    private func logIn(_ password: String, client: String) throws(APIError) -> (cookie: String, session: Session) {
+    private func logIn(_ password: String, client: String) async throws(APIError) -> (cookie: String, session: Session) {
         guard configuration.requiresLogin else {
             throw APIError(.conflict, "no_login", "this server has no password: no login is needed")
         }
-        try auth.checkGuess(password, client: client)
+        try await auth.checkGuess(password, client: client)
         logger.info("web: signed in", metadata: ["client": "\(client)"])
         return authority.issue(authenticated: true)
     }

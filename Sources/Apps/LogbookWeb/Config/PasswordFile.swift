@@ -8,9 +8,6 @@ internal import LogbookPOSIX
 /// Reads the web password from its own file, so the secret never sits in the
 /// world-readable TOML file.
 package enum PasswordFile {
-    /// Passwords shorter than this are refused: the app may face a whole LAN.
-    package static let minimumLength = 8
-
     package static func exists(_ path: String) -> Bool {
         var st = stat()
         return stat(path, &st) == 0
@@ -37,11 +34,10 @@ package enum PasswordFile {
         }
         let line = text?.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
         let password = line.hasSuffix("\r") ? String(line.dropLast()) : line
-        guard password.count >= minimumLength else {
-            throw ConfigError(
-                key: key, file: file,
-                problem: password.isEmpty ? "\(path) is empty" : "the password in \(path) is shorter than \(minimumLength) characters")
-        }
+        guard !password.isEmpty else { throw ConfigError(key: key, file: file, problem: "\(path) is empty") }
+        // The app may face a whole LAN: a password the login limiter cannot protect for a
+        // century is refused (PasswordStrength, README "Security").
+        if let weak = PasswordStrength.problem(password) { throw ConfigError(key: key, file: file, problem: "\(weak) (in \(path))") }
         return password
     }
 }

@@ -32,6 +32,14 @@ package struct WebConfiguration: Sendable {
     package var imperialUnits = false
     /// `[places] bundle`: the offline place-name bundle the report names places with.
     package var placesBundle = "/usr/share/logbook/places"
+    /// `[web] state_dir`, when set: where the web app keeps its own state (the logouts).
+    package var configuredWebStateDirectory: String?
+    /// `[web] max_connections`: open connections at most (also bounded by the file limit).
+    package var maxConnections = 4096
+    /// `[web] header_timeout_s`, `idle_timeout_s`, `body_timeout_s`: see ``ConnectionGuard``.
+    package var headerTimeout: Double = 10
+    package var idleTimeout: Double = 60
+    package var bodyTimeout: Double = 30
 
     /// The name of the systemd credential holding the password (`LoadCredential=`).
     package static let credentialName = "web-password"
@@ -83,6 +91,14 @@ package struct WebConfiguration: Sendable {
     }
     /// True when a password protects the app.
     package var requiresLogin: Bool { password != nil }
+    /// The web app's own state: `[web] state_dir`, else `/var/lib/logbook-web` for the default
+    /// state directory (systemd's `StateDirectory=`), else `<state-dir>/web`.
+    package var webStateDirectory: String {
+        if let configuredWebStateDirectory { return configuredWebStateDirectory }
+        return stateDirectory == "/var/lib/logbook" ? "/var/lib/logbook-web" : stateDirectory + "/web"
+    }
+    /// `<web state dir>/sessions.json`: the sessions ended by logout.
+    package var sessionsPath: String { webStateDirectory + "/sessions.json" }
 
     /// The configured vehicle with `id`.
     package func vehicle(_ id: String?) -> Vehicle? { settings.vehicle(id) }
@@ -103,6 +119,7 @@ package struct WebConfiguration: Sendable {
             overrides: Settings.Overrides(stateDirectory: overrides.stateDirectory, runtimeDirectory: overrides.runtimeDirectory))
         try config.read(&reader, file: source)
         try reader.rejectUnknownKeys(owned: ConfigTables.web.union(ConfigTables.readers))
+        // The control socket's length is checked by Settings.load (issue 28, item 8).
         try config.apply(overrides)
         try config.loadPassword(file: source, environment: environment)
         guard config.listen.isLoopback || config.password != nil else {
@@ -118,6 +135,11 @@ package struct WebConfiguration: Sendable {
         if let s = try r.string("web.listen") { listen = try Self.address(s, key: "web.listen", file: file) }
         if let d = try r.double("web.session_days", in: 0.01...400) { sessionLifetime = d * 86_400 }
         if let b = try r.bool("web.secure_cookies") { secureCookies = b }
+        if let s = try r.string("web.state_dir") { configuredWebStateDirectory = try Self.directory(s, key: "web.state_dir", file: file) }
+        if let n = try r.integer("web.max_connections", in: 16...1_000_000) { maxConnections = n }
+        if let d = try r.double("web.header_timeout_s", in: 1...600) { headerTimeout = d }
+        if let d = try r.double("web.idle_timeout_s", in: 1...3600) { idleTimeout = d }
+        if let d = try r.double("web.body_timeout_s", in: 1...3600) { bodyTimeout = d }
         passwordFile = try r.string("web.password_file")
         if let s = try r.string("web.log_level") {
             let levels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]

@@ -1,36 +1,22 @@
 // SPDX-License-Identifier: MIT
+import LogbookPOSIX
 #if canImport(Glibc)
     import Glibc
 #endif
 
-/// Small files replaced atomically: write a temporary file, `fsync` it, `rename` it over
-/// the old one, `fsync` the directory. After a power cut the file is the old or the new
-/// version, never a mix (the cursor contract of issue 11).
-public enum AtomicFile {
-    /// Replaces `path` with `bytes`. `durable: false` skips the two fsyncs (tmpfs status files).
+/// The uplink's small files: cursors and status files, written through ``AtomicFile`` (the
+/// one writer of replaced files: temporary file, `fsync`, `rename`, `fsync` of the directory;
+/// after a power cut a cursor is the old or the new version, never a mix — issue 11's
+/// contract), and read back.
+public enum UplinkFile {
+    /// Replaces `path` with `bytes`, mode `mode` whatever the umask. `durable: false` skips
+    /// the two fsyncs (status files on a tmpfs).
     public static func write(_ bytes: [UInt8], to path: String, mode: UInt32 = 0o644, durable: Bool = true) throws(UplinkError) {
-        let tmp = path + ".tmp"
-        let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode_t(mode))
-        guard fd >= 0 else { throw failure("open", tmp) }
-        var done = 0
-        while done < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress.map { $0 + done }, $0.count - done) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                let e = failure("write", tmp)
-                close(fd)
-                throw e
-            }
-            done += n
+        do {
+            try AtomicFile.replace(path, with: bytes, mode: mode, durable: durable)
+        } catch {
+            throw .system(error.description)
         }
-        if durable && fsync(fd) != 0 {
-            let e = failure("fsync", tmp)
-            close(fd)
-            throw e
-        }
-        close(fd)
-        guard rename(tmp, path) == 0 else { throw failure("rename", path) }
-        if durable { try syncDirectory(of: path) }
     }
 
     /// The file's bytes, nil when it does not exist.
@@ -68,14 +54,6 @@ public enum AtomicFile {
         var st = stat()
         guard stat(path, &st) == 0 else { return nil }
         return Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec)
-    }
-
-    private static func syncDirectory(of path: String) throws(UplinkError) {
-        let dir = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
-        let fd = open(dir.isEmpty ? "." : dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else { throw failure("open", dir) }
-        defer { close(fd) }
-        guard fsync(fd) == 0 else { throw failure("fsync", dir) }
     }
 
     static func failure(_ operation: String, _ path: String) -> UplinkError {
