@@ -52,6 +52,12 @@ public struct LiveState: Sendable, Equatable {
         public var droppedPoints = 0
         /// The last error, while it lasts.
         public var error: String?
+        /// The highest sequence number whose commit's `fdatasync` returned: everything up to
+        /// it survives a power cut.
+        public var durableSequence: UInt64 = 0
+        /// Bytes the journal wrote and its `fdatasync`/`fsync` calls since the daemon started.
+        public var bytesWritten = 0
+        public var syncs = 0
         public init() {}
 
         /// The one-line form for `STATUS=` and `logbook status`, nil when all is well.
@@ -149,6 +155,9 @@ extension LiveState.JournalBlock {
             ("buffer_bytes", .number(Double(bufferBytes))),
             ("dropped_points", .number(Double(droppedPoints))),
             ("error", .string(error)),
+            ("durable_seq", .number(Double(durableSequence))),
+            ("bytes_written", .number(Double(bytesWritten))),
+            ("syncs", .number(Double(syncs))),
         ])
     }
 }

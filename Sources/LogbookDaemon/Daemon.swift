@@ -19,6 +19,8 @@ public struct Daemon: Sendable {
     let notifier: SystemdNotifier
     let reloadConfiguration: (@Sendable () throws -> DaemonConfiguration)?
     let logLevel: LogLevelSwitch?
+    /// The journal's last trip, if a restart may continue it (cranking brown-out).
+    let previousTrip: PreviousTrip?
 
     /// Prepares directories and opens (and so recovers) the journal; nothing runs until ``run()``.
     ///
@@ -53,6 +55,7 @@ public struct Daemon: Sendable {
         } catch {
             throw DaemonError.journal("\(error)")
         }
+        previousTrip = Self.previousTrip(directory: configuration.journalDirectory, upTo: journal.durableSequence, logger: logger)
         let r = journal.recovery
         if r.diskFull {
             logger.error(
@@ -65,6 +68,25 @@ public struct Daemon: Sendable {
                 "segments": "\(r.segments)", "records": "\(r.records)", "bytes_discarded": "\(r.bytesDiscarded)",
                 "trips_closed_recovered": "\(r.closedTrips)",
             ])
+    }
+
+    /// The journal's last trip when it ended `recovered` or `shutdown` (read from the newest
+    /// segments: O(a segment), tens of ms at most), for ``TripEngine/offerReopen(_:at:)``.
+    static func previousTrip(directory: String, upTo durable: UInt64, logger: Logger) -> PreviousTrip? {
+        let last: LastTrip?
+        do {
+            last = try JournalReader(directory: directory, upTo: durable).lastTrip()
+        } catch {
+            logger.warning("cannot read the last trip; a restart mid-drive starts a new trip", metadata: ["error": "\(error)"])
+            return nil
+        }
+        guard let last, let endText = last.endReason, let end = TripReason(rawValue: endText),
+            end == .recovered || end == .shutdown, let start = TripReason(rawValue: last.startReason),
+            let point = last.lastPoint, let s = last.summary
+        else { return nil }
+        return PreviousTrip(
+            id: last.id, vehicle: last.vehicleID, startReason: start, startTime: last.startTime, endReason: end,
+            lastPoint: point, distance: s.distance, duration: s.duration, maxSpeed: s.maxSpeed, points: s.pointCount)
     }
 
     /// The service group; `main` runs it with SIGTERM/SIGINT as graceful-shutdown signals.
@@ -94,7 +116,8 @@ public struct Daemon: Sendable {
         }
         entries.append(Entry(service: PipelineService(
             events: events, state: state, notifier: notifier, logger: logger, configuration: configuration,
-            journal: journal, bootID: bootID, stall: stall, updates: updates, startup: socketUp, reloadHooks: reloadHooks)))
+            journal: journal, bootID: bootID, stall: stall, updates: updates, startup: socketUp, reloadHooks: reloadHooks,
+            previousTrip: previousTrip)))
         // Without its socket the daemon still records trips: a bind failure is logged, not fatal.
         entries.append(Entry(service: control, successTerminationBehavior: .ignore, failureTerminationBehavior: .ignore))
         entries.append(Entry(service: TickerService(events: continuation)))

@@ -28,7 +28,9 @@ final class HookRunner: Sendable {
 
     /// Starts the hook for `event` ("start" or "end") if one is configured; returns at once.
     func run(event: String, environment: [String: String]) {
-        guard let command = event == "start" ? onStart : onEnd else { return }
+        // A reopened trip (restart mid-drive) runs the start hook again: what it started
+        // (a dashcam) died with the reboot.
+        guard let command = event == "start" || event == "reopen" ? onStart : onEnd else { return }
         var env = environment
         env["LOGBOOK_EVENT"] = event
         let fixed = env

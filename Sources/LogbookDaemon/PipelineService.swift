@@ -27,6 +27,8 @@ struct PipelineService: Service {
     let startup: StartupGate
     /// SIGHUP: where a reload reads the new configuration and whom it tells.
     let reloadHooks: ReloadHooks
+    /// The journal's last trip, which the first automatic start may continue.
+    let previousTrip: PreviousTrip?
 
     func run() async {
         var running = configuration
@@ -36,6 +38,7 @@ struct PipelineService: Service {
         await startup.wait(upTo: .seconds(5))
         notifier.ready()
         logger.info("logbookd ready", metadata: ["gpsd": "\(configuration.gpsd)", "sources": "\(configuration.sources.map(\.kind.rawValue))"])
+        if let previousTrip { recorder.offerReopen(previousTrip, at: now()) }
         // A `service` source: the trip spans the daemon's life.
         for source in configuration.sources where source.kind == .service {
             recorder.handle(.signal(source.signal(isOn: true)), at: now())
@@ -165,6 +168,9 @@ struct PipelineService: Service {
             $0.journal.bufferBytes = configuration.diskFullBufferBytes
             $0.journal.droppedPoints = j.droppedPoints
             $0.journal.error = j.lastError
+            $0.journal.durableSequence = j.durableSequence
+            $0.journal.bytesWritten = j.bytesWritten
+            $0.journal.syncs = j.syncs
         }
     }
 

@@ -28,6 +28,7 @@ extension DaemonConfiguration {
         if let d = try r.double("trip.max_eph_m", in: 1...10_000) { trip.filter.maxHorizontalError = d }
         if let d = try r.double("trip.poor_fix_gate_m", in: 0...1000) { trip.filter.poorFixGate = d }
         if let d = try r.double("trip.max_speed_kmh", in: 10...2000) { trip.filter.maxSpeed = d / 3.6 }
+        if let d = try r.double("trip.reopen_within_s", in: 0...3600) { trip.reopenWithin = d }
         trip.motionEnabled = sources.contains { $0.kind == .motion }
     }
 }

@@ -39,12 +39,16 @@ final class ConditionLock<State>: @unchecked Sendable {
     }
 
     /// With the lock held, waits until `ready(state)` or the monotonic `deadline` (ns) passes,
-    /// then runs `body`.
-    func wait<R>(until deadline: (State) -> UInt64, ready: (State) -> Bool, then body: (inout State) -> R) -> R {
+    /// then runs `body`. A nil deadline waits for a ``signal()`` alone (no timed wake-ups: an
+    /// idle writer must not wake a parked car's CPU).
+    func wait<R>(until deadline: (State) -> UInt64?, ready: (State) -> Bool, then body: (inout State) -> R) -> R {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         while !ready(state) {
-            let d = deadline(state)
+            guard let d = deadline(state) else {
+                _ = pthread_cond_wait(cond, mutex)
+                continue
+            }
             if Monotonic.now() >= d { break }
             var ts = timespec(tv_sec: Int(d / 1_000_000_000), tv_nsec: Int(d % 1_000_000_000))
             _ = pthread_cond_timedwait(cond, mutex, &ts)

@@ -60,6 +60,20 @@ public struct VehicleLedger: Sendable, Equatable {
             }
             vehicles[v] = x
             return true
+        case .tripReopened(let r):
+            // Its next end carries the whole trip's figures: take back what its last end added.
+            let v = r.vehicleID ?? lastVehicle ?? defaultVehicle
+            openTrips[r.id.rawValue] = v
+            lastVehicle = v
+            var x = vehicles[v] ?? Figures()
+            if x.lastTripID == r.id.rawValue, let m = x.lastTripMeters {
+                x.loggedMeters -= m
+                x.lastTripMeters = nil
+                x.lastTripSeconds = nil
+                x.lastTripID = nil
+            }
+            vehicles[v] = x
+            return true
         case .entry(let u):
             return applyEntry(u)
         case .points, .signal:
