@@ -99,7 +99,9 @@ public struct Daemon: Sendable {
         let shared = ConfigurationCell(configuration)
         let (sourceChanges, sourceContinuation) = AsyncStream.makeStream(of: [SourceConfiguration].self, bufferingPolicy: .bufferingNewest(1))
         let reloadHooks = ReloadHooks(load: reloadConfiguration, logLevel: logLevel, shared: shared, sources: sourceContinuation)
-        let dashboard = DashboardRefresher(configuration: configuration, state: state, logger: logger)
+        let dashboard = DashboardRefresher(configuration: configuration, logger: logger)
+        let live = LiveStatePublisher(path: configuration.liveStatePath, interval: configuration.liveInterval, state: state, logger: logger)
+        let ticks = TickDemand()
         var control = ControlSocketService(
             path: configuration.controlSocketPath, group: configuration.controlGroup,
             handler: DaemonControlHandler(state: state, events: continuation, configuration: shared, journal: journal, dashboard: dashboard),
@@ -109,22 +111,27 @@ public struct Daemon: Sendable {
         // drain the pipeline (the trip closes, the journal syncs), stop pinging, publish
         // the final state.
         var entries: [Entry] = [
-            Entry(service: LiveStatePublisher(path: configuration.liveStatePath, interval: configuration.liveInterval, state: state, logger: logger))
+            Entry(service: live)
         ]
         if let interval = notifier.watchdogInterval {
-            entries.append(Entry(service: WatchdogService(interval: interval, notifier: notifier, state: state, reader: gpsSource, logger: logger)))
+            entries.append(Entry(service: WatchdogService(
+                interval: interval, notifier: notifier, state: state, reader: gpsSource, events: continuation, logger: logger)))
         }
         entries.append(Entry(service: PipelineService(
             events: events, state: state, notifier: notifier, logger: logger, configuration: configuration,
             journal: journal, bootID: bootID, stall: stall, updates: updates, startup: socketUp, reloadHooks: reloadHooks,
-            previousTrip: previousTrip)))
+            previousTrip: previousTrip, ticks: ticks, live: live, dashboard: dashboard)))
         // Without its socket the daemon still records trips: a bind failure is logged, not fatal.
         entries.append(Entry(service: control, successTerminationBehavior: .ignore, failureTerminationBehavior: .ignore))
-        entries.append(Entry(service: TickerService(events: continuation)))
+        entries.append(Entry(service: TickerService(events: continuation, demand: ticks)))
         if let dashboard { entries.append(Entry(service: dashboard, successTerminationBehavior: .ignore, failureTerminationBehavior: .ignore)) }
         entries.append(Entry(service: SignalSourcesService(
             configuration: configuration, sourceChanges: sourceChanges, events: continuation, logger: logger)))
         entries.append(Entry(service: GPSReaderService(source: gpsSource, events: continuation)))
+        if configuration.throttledFile != "" {
+            entries.append(Entry(service: ThrottleMonitor(
+                file: configuration.throttledFile, interval: configuration.throttledPollInterval, events: continuation, logger: logger)))
+        }
         entries.append(Entry(service: ProcessSignalService(
             events: continuation, state: state, journal: journal, gpsd: configuration.gpsd,
             stall: configuration.debugStallSignal ? stall : nil, logger: logger)))

@@ -29,6 +29,11 @@ struct PipelineService: Service {
     let reloadHooks: ReloadHooks
     /// The journal's last trip, which the first automatic start may continue.
     let previousTrip: PreviousTrip?
+    /// Ticks only while a trip is open or its summary shown; live.json at once on a trip's
+    /// start or end; dashboard.json after a trip's end.
+    let ticks: TickDemand
+    let live: LiveStatePublisher
+    let dashboard: DashboardRefresher?
 
     func run() async {
         var running = configuration
@@ -44,9 +49,11 @@ struct PipelineService: Service {
             recorder.handle(.signal(source.signal(isOn: true)), at: now())
         }
         publish(recorder)
+        settle(recorder, tripBefore: nil, lastTripBefore: nil)
         for await event in events.cancelOnGracefulShutdown() {
             if stall.isOn { await stallForever() }
             state.pipelineTurned()
+            let (tripBefore, lastTripBefore) = (recorder.current?.id, recorder.lastTrip?.id)
             var news = false
             switch event {
             case .gps(let batch):
@@ -79,8 +86,13 @@ struct PipelineService: Service {
             case .reload:
                 reload(&running, &recorder, at: now())
                 news = true
+            case .power(let reading):
+                power(reading, &recorder)
+                live.publishNow()
+                news = true
             }
             publish(recorder)
+            settle(recorder, tripBefore: tripBefore, lastTripBefore: lastTripBefore)
             // Per-change documents only for watchers: building one per batch costs CPU.
             if updates.hasWatchers { updates.publish(state.nextPublication(at: wallClockNow()).json) }
             if news { status.set(Self.describe(state.snapshot, gpsd: configuration.gpsd)) }
@@ -104,6 +116,14 @@ struct PipelineService: Service {
                 "fixes_accepted": "\(c.accepted)",
                 "fixes_rejected": "\(c.rejectedByReason.map { "\($0.key.rawValue)=\($0.value)" }.sorted().joined(separator: ","))",
             ])
+    }
+
+    /// After an event: live.json at once when a trip started or ended, dashboard.json after
+    /// an end, and ticks only while the engine has timers to run or a summary to expire.
+    private func settle(_ recorder: TripRecorder, tripBefore: TripID?, lastTripBefore: TripID?) {
+        if recorder.current?.id != tripBefore { live.publishNow() }
+        if let ended = recorder.lastTrip?.id, ended != lastTripBefore { dashboard?.request() }
+        ticks.set(recorder.engine.phase != .idle || recorder.lastTrip != nil)
     }
 
     private func now() -> MonotonicInstant {
@@ -174,10 +194,36 @@ struct PipelineService: Service {
         }
     }
 
-    /// What `systemctl status` should say: the state, then the journal's trouble if any.
+    /// What `systemctl status` should say: the state, then the journal's and the supply's
+    /// trouble if any.
     static func describe(_ live: LiveState, gpsd: GPSDEndpoint) -> String {
-        let text = describeRecording(live, gpsd: gpsd)
-        return live.journal.problem.map { "\(text) — \($0)" } ?? text
+        var text = describeRecording(live, gpsd: gpsd)
+        if let p = live.journal.problem { text += " — \(p)" }
+        if let p = live.power.problem { text += " — \(p)" }
+        return text
+    }
+
+    /// The Pi's flags changed: `pi:CONDITION` signal records for what started or stopped
+    /// (a dip between two readings as an on/off pair), the live state's `power` block.
+    private func power(_ reading: PowerReading, _ recorder: inout TripRecorder) {
+        let previous = state.snapshot.power.flags
+        switch reading {
+        case .unavailable:
+            state.update { $0.power = LiveState.PowerBlock() }
+        case .flags(let flags, _):
+            for (condition, on) in ThrottledFlags.changes(from: previous, to: flags) {
+                recorder.recordDeviceSignal("pi:\(condition.rawValue)", on: on, at: now())
+                if on {
+                    logger.warning("Raspberry Pi: \(condition.rawValue)", metadata: ["throttled_flags": "\(flags.hex)"])
+                } else {
+                    logger.notice("Raspberry Pi: \(condition.rawValue) ended", metadata: ["throttled_flags": "\(flags.hex)"])
+                }
+            }
+            state.update {
+                $0.power.flags = flags
+                $0.power.status = flags.now.first?.rawValue ?? "ok"
+            }
+        }
     }
 
     private static func describeRecording(_ live: LiveState, gpsd: GPSDEndpoint) -> String {

@@ -145,6 +145,11 @@ struct TripRecorder {
         }
     }
 
+    /// Records a change of the device itself (not a vehicle signal): e.g. `pi:under-voltage`.
+    mutating func recordDeviceSignal(_ source: String, on: Bool, at now: MonotonicInstant) {
+        append(.signal(SignalEvent(source: source, vehicleID: nil, on: on, gpsTime: lastFixTime, monotonicNanoseconds: now.nanoseconds)))
+    }
+
     private mutating func reopen(_ info: TripReopenInfo, at now: MonotonicInstant) {
         let p = info.previous
         current = (p.id, p.vehicle)

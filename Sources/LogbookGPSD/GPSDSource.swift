@@ -13,6 +13,11 @@ internal import Synchronization
 /// on one OS thread of its own, never on the Swift concurrency pool. The thread only
 /// copies values out and hands them to `deliver`, which must not block: gpsd silently
 /// drops data for a slow reader, so nothing here ever waits on disk.
+///
+/// A parked car's battery: the thread sleeps in `poll(2)` on gpsd's socket and a wake
+/// eventfd (``stop()``) with no timeout, so it wakes only for gpsd's reports and, while gpsd is
+/// absent, once per reconnect attempt; reports without a fix are handed over only when they
+/// change the mode, else at most every ``noFixInterval``.
 public final class GPSDSource: Sendable {
     /// Longest pause between reconnect attempts: a gpsd restart is survived within it.
     public static let maximumBackoff: Duration = .seconds(1)
@@ -22,6 +27,11 @@ public final class GPSDSource: Sendable {
     private let stopRequested = Atomic<Bool>(false)
     private let lastBeat = Atomic<Int64>(0)
     private let counters = Mutex(GPSDStatistics())
+    /// True while the thread waits in `poll(2)` for gpsd or for the next reconnect: it is
+    /// alive, only idle (the watchdog counts it as turning).
+    private let idle = Atomic<Bool>(false)
+    /// Written by ``stop()`` to wake the thread's `poll(2)`.
+    private let wakeFD: Int32
 
     /// - Parameters:
     ///   - endpoint: gpsd's address.
@@ -29,17 +39,30 @@ public final class GPSDSource: Sendable {
     public init(endpoint: GPSDEndpoint, logger: Logger) {
         self.endpoint = endpoint
         self.logger = logger
+        wakeFD = eventfd(0, Int32(EFD_CLOEXEC) | Int32(EFD_NONBLOCK))
         lastBeat.store(monotonicNanoseconds(), ordering: .relaxed)
     }
+
+    deinit { if wakeFD >= 0 { close(wakeFD) } }
 
     /// What the source has counted so far.
     public var statistics: GPSDStatistics { counters.withLock { $0 } }
 
-    /// CLOCK_MONOTONIC (ns) of the reader loop's last turn; the watchdog checks it advances.
+    /// CLOCK_MONOTONIC (ns) of the reader loop's last turn.
     public var lastHeartbeat: Int64 { lastBeat.load(ordering: .relaxed) }
 
-    /// Asks the reader thread to end; ``run(_:)`` returns within about 0.5 s.
-    public func stop() { stopRequested.store(true, ordering: .relaxed) }
+    /// Whether the reader loop turned within `nanoseconds` before `now`, or waits idle in
+    /// `poll(2)` (for gpsd's next report or the next reconnect): the watchdog's question.
+    public func isTurning(within nanoseconds: Int64, now: Int64) -> Bool {
+        idle.load(ordering: .acquiring) || now - lastBeat.load(ordering: .relaxed) < nanoseconds
+    }
+
+    /// Asks the reader thread to end; ``run(_:)`` returns at once.
+    public func stop() {
+        stopRequested.store(true, ordering: .relaxed)
+        var one: UInt64 = 1
+        _ = write(wakeFD, &one, MemoryLayout<UInt64>.size)
+    }
 
     /// Runs the reader thread until ``stop()`` is called or the calling task is cancelled.
     ///
@@ -125,15 +148,16 @@ public final class GPSDSource: Sendable {
     ) -> String {
         var batch: [GPSDEvent] = []
         defer { if !batch.isEmpty { deliver(batch) } }
+        var noFix = NoFixThrottle(interval: Self.noFixInterval)
+        var hadFix = false
         while !stopping {
             beat()
-            // Wait for the first report of a burst (0.25 s at most, which bounds how long a
-            // stop request waits for the thread), then let the rest of the burst arrive and
-            // read it all: one wake-up per epoch or replayed burst, and libgps's recv takes
-            // many reports at once, where waking for every report cost a select and a recv
-            // each (a live fix is still handed over within the 20 ms window).
-            guard gps_waiting(gps, 250_000) else { continue }
-            usleep(Self.coalescingWindowMicroseconds)
+            // Wait for the first report of a burst; with a fix, let the rest of the burst
+            // arrive (20 ms) and read it all: one wake-up per epoch or replayed burst, and
+            // libgps's recv takes many reports at once (a live fix is still handed over within
+            // the 20 ms window). Without a fix nothing is urgent: read what came.
+            guard waitReadable(cgps_socket_fd(gps)) else { continue }
+            if hadFix { usleep(Self.coalescingWindowMicroseconds) }
             repeat {
                 beat()
                 let n = cgps_read(gps, message, Int32(Self.messageCapacity))
@@ -144,8 +168,13 @@ public final class GPSDSource: Sendable {
                 let outcome = state.classify(raw)
                 counters.withLock { $0.record(outcome) }
                 switch outcome {
-                case .fix(let fix): batch.append(.fix(fix))
-                case .noFix(let mode, let time): batch.append(.noFix(mode: mode, time: time))
+                case .fix(let fix):
+                    batch.append(.fix(fix))
+                    hadFix = true
+                    noFix.sawFix()
+                case .noFix(let mode, let time):
+                    hadFix = false
+                    if noFix.admit(mode: mode, at: monotonicNanoseconds()) { batch.append(.noFix(mode: mode, time: time)) }
                 case .duplicate, .invalid: continue
                 }
                 if batch.count >= Self.maximumBatch {
@@ -161,16 +190,36 @@ public final class GPSDSource: Sendable {
         return "stopped"
     }
 
-    /// Sleeps in short slices so a stop request is honoured within 50 ms.
-    private func pause(_ duration: Duration) {
-        let end = monotonicNanoseconds() + Int64(duration.components.seconds) * 1_000_000_000
-            + duration.components.attoseconds / 1_000_000_000
-        while !stopping, monotonicNanoseconds() < end {
-            beat()
-            usleep(50_000)
+    /// Sleeps in `poll(2)` until `fd` is readable (true) or ``stop()`` wakes it (false).
+    /// `poll` reports a closed socket as readable: the read that follows sees the end.
+    private func waitReadable(_ fd: Int32) -> Bool {
+        var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0), pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0)]
+        idle.store(true, ordering: .releasing)
+        defer { idle.store(false, ordering: .releasing) }
+        while !stopping {
+            let n = poll(&fds, 2, -1)
+            if n < 0 && errno == EINTR { continue }
+            return n > 0 && fds[0].revents != 0 && !stopping
         }
+        return false
     }
 
+    /// Sleeps `duration` in one `poll(2)` on the wake eventfd (a stop ends it at once).
+    private func pause(_ duration: Duration) {
+        let ms = duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
+        var fds = [pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0)]
+        idle.store(true, ordering: .releasing)
+        defer {
+            idle.store(false, ordering: .releasing)
+            beat()
+        }
+        guard !stopping else { return }
+        _ = poll(&fds, 1, Int32(clamping: max(1, ms)))
+    }
+
+    /// Reports without a fix are handed to the pipeline only when their mode changes, else at
+    /// most this often: the receiver's clock in the live state stays this fresh while parked.
+    public static let noFixInterval: Duration = .seconds(5)
     private static let messageCapacity = 10_241
     private static let maximumBatch = 256
     private static let coalescingWindowMicroseconds: UInt32 = 20_000

@@ -7,12 +7,15 @@ internal import Synchronization
 #endif
 
 /// Requests a loop thread reads when its wake descriptor fires.
-struct LoopRequest: OptionSet, Sendable {
-    let rawValue: UInt8
+package struct LoopRequest: OptionSet, Sendable {
+    package let rawValue: UInt8
+    package init(rawValue: UInt8) { self.rawValue = rawValue }
     /// Leave the loop and release everything.
-    static let stop = LoopRequest(rawValue: 1)
+    package static let stop = LoopRequest(rawValue: 1)
     /// Monitor-specific (the logind inhibitor: release the delay lock now).
     static let release = LoopRequest(rawValue: 2)
+    /// Do the loop's work now rather than at its next timeout (the live-state publisher).
+    package static let now = LoopRequest(rawValue: 4)
 }
 
 /// The channel between a monitor's public API (any thread) and its loop thread.
@@ -20,7 +23,7 @@ struct LoopRequest: OptionSet, Sendable {
 /// Requests are bits in an atomic; an eventfd wakes the loop's `poll` so it reacts at once.
 /// The eventfd is closed when the last reference goes, i.e. after the loop has exited.
 package final class LoopControl: Sendable {
-    let wakeFD: Int32
+    package let wakeFD: Int32
     private let requests = Atomic<UInt8>(0)
 
     init?() {
@@ -32,7 +35,7 @@ package final class LoopControl: Sendable {
     deinit { close(wakeFD) }
 
     /// Posts `request` and wakes the loop.
-    func post(_ request: LoopRequest) {
+    package func post(_ request: LoopRequest) {
         requests.bitwiseOr(request.rawValue, ordering: .acquiringAndReleasing)
         var one: UInt64 = 1
         _ = write(wakeFD, &one, MemoryLayout<UInt64>.size)
@@ -43,8 +46,16 @@ package final class LoopControl: Sendable {
         LoopRequest(rawValue: requests.load(ordering: .acquiring)).contains(.stop)
     }
 
+    /// Sleeps until a request is posted or `timeout` passes (nil: no timeout), then takes
+    /// the requests: for a loop with no descriptor of its own.
+    package func wait(timeout: Duration?) -> LoopRequest {
+        var fds = [pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0)]
+        _ = pollRetrying(&fds, timeoutMs: timeout.map(pollMilliseconds) ?? -1)
+        return take()
+    }
+
     /// Takes the posted requests except `.stop`, which stays set; drains the eventfd.
-    func take() -> LoopRequest {
+    package func take() -> LoopRequest {
         var value: UInt64 = 0
         _ = read(wakeFD, &value, MemoryLayout<UInt64>.size)
         let old = requests.bitwiseAnd(LoopRequest.stop.rawValue, ordering: .acquiringAndReleasing).oldValue
@@ -120,7 +131,7 @@ package final class EventLoopThread: Sendable {
     }
 
     /// Posts a request (e.g. `.release`) to the running loop; ignored when stopped.
-    func post(_ request: LoopRequest) {
+    package func post(_ request: LoopRequest) {
         running.withLock { $0?.control.post(request) }
     }
 
