@@ -59,6 +59,7 @@ final class ControlSocketServer: Sendable {
         jobs: AsyncStream<Job>.Continuation, limits: ControlSocketService.Limits, logger: Logger
     ) throws(ControlSocketError) {
         let started = startControlThread { [self] in
+            nameCurrentThread("logbook-control")
             let loop = ControlSocketLoop(
                 server: self, listener: listener, handler: handler, updates: updates, jobs: jobs, limits: limits, logger: logger)
             let failure = loop.run()

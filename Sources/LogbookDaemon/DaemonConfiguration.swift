@@ -58,7 +58,7 @@ public struct DaemonConfiguration: Sendable {
     /// `get_throttled`, then the `rpi_volt` hwmon's alarm; "" turns the watch off.
     public var throttledFile: String?
     /// `[power] poll_interval_s`: how often the flags are read.
-    public var throttledPollInterval: Duration = .seconds(5)
+    public var throttledPollInterval: Duration = .seconds(10)
     /// The file this configuration was read from, if any (children such as the dashboard
     /// refresh get it as `LOGBOOKD_CONFIG`).
     public var configFile: String?

@@ -3,9 +3,11 @@ internal import LogbookCore
 internal import LogbookSystemd
 internal import Logging
 internal import ServiceLifecycle
+internal import Synchronization
 
-/// Replaces `live.json` atomically on a thread of its own: file writes never run on the Swift
-/// concurrency pool, and a stalled pipeline or socket client never delays them.
+/// Replaces `live.json` atomically (``LiveFileWriter``) on a thread of its own: file writes
+/// never run on the Swift concurrency pool, and a stalled pipeline or socket client never
+/// delays them.
 ///
 /// Every `interval` (at most 2 s) while a trip is open; every ``parkedInterval`` while parked
 /// (a parked car's battery: one wake-up per publication, no other timer); and at once when
@@ -16,6 +18,8 @@ final class LiveStatePublisher: Service, Sendable {
     let state: DaemonState
     let logger: Logger
     private let thread = EventLoopThread(name: "logbook-live")
+    /// Used by the thread, then (after it stopped) by the final publication: never at once.
+    private let file: Mutex<LiveFileWriter>
 
     /// While no trip is open: under 2 s, so the file still changes at least every 2 s.
     static let parkedInterval: Duration = .milliseconds(1900)
@@ -25,6 +29,7 @@ final class LiveStatePublisher: Service, Sendable {
         self.interval = interval
         self.state = state
         self.logger = logger
+        file = Mutex(LiveFileWriter(path: path))
     }
 
     /// Publishes now rather than at the next interval.
@@ -47,7 +52,8 @@ final class LiveStatePublisher: Service, Sendable {
 
     private func publish() {
         let doc = state.nextPublication(at: wallClockNow())
-        let rc = replaceFileAtomically(path, with: Array((doc.json.serialized + "\n").utf8))
+        let bytes = Array((doc.json.serialized + "\n").utf8)
+        let rc = file.withLock { $0.replace(with: bytes) }
         if rc != 0 { logger.error("cannot write live state", metadata: ["path": "\(path)", "error": "\(errnoText(rc))"]) }
     }
 }

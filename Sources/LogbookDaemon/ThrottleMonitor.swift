@@ -22,8 +22,11 @@ enum PowerReading: Sendable, Equatable {
 /// The file is `[power] throttled_file`, else the firmware's `get_throttled`, else the
 /// `in0_lcrit_alarm` of the hwmon named `rpi_volt`. A missing or unreadable file is reported
 /// unavailable once (a log line and the live state), never an error loop; it is looked for
-/// again quietly at each reading (the hwmon driver is a module that may load after us).
+/// again quietly, once a minute (the hwmon driver is a module that may load after us).
 final class ThrottleMonitor: Service, Sendable {
+    /// How often a file that does not exist is looked for again (the hwmon module may load late).
+    static let absentInterval: Duration = .seconds(60)
+
     /// The firmware's attribute on a Raspberry Pi.
     static let firmwareFile = "/sys/devices/platform/soc/soc:firmware/get_throttled"
 
@@ -51,7 +54,9 @@ final class ThrottleMonitor: Service, Sendable {
                     report(reading, after: last)
                     last = reading
                 }
-                _ = control.wait(timeout: interval)
+                // Not a Pi (no file at all): look again once a minute, not every interval.
+                let absent = if case .unavailable(let why) = reading { why.hasPrefix("no ") } else { false }
+                _ = control.wait(timeout: absent ? max(interval, Self.absentInterval) : interval)
             }
         }
         if !started { logger.error("cannot start the throttled-flags thread; under-voltage is not watched") }

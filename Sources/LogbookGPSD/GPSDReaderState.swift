@@ -46,23 +46,16 @@ extension GPSDStatistics {
     }
 }
 
-/// Which reports without a fix reach the pipeline: a change of mode at once, else one per
-/// interval (a parked receiver without a fix reports every second; each hand-over wakes a
-/// thread of the daemon).
+/// Which reports without a fix reach the pipeline: a change of mode only (a parked receiver
+/// without a fix reports every second; each hand-over wakes a thread of the daemon, and its
+/// clock alone is not news).
 struct NoFixThrottle {
-    let intervalNanoseconds: Int64
     private var lastMode: FixMode?
-    private var lastSent: Int64?
 
-    init(interval: Duration) {
-        intervalNanoseconds = interval.components.seconds * 1_000_000_000 + interval.components.attoseconds / 1_000_000_000
-    }
-
-    /// Whether a no-fix report with `mode` at monotonic `now` (ns) is handed over.
-    mutating func admit(mode: FixMode, at now: Int64) -> Bool {
-        if mode == lastMode, let sent = lastSent, now - sent < intervalNanoseconds { return false }
+    /// Whether a no-fix report with `mode` is handed over.
+    mutating func admit(mode: FixMode) -> Bool {
+        guard mode != lastMode else { return false }
         lastMode = mode
-        lastSent = now
         return true
     }
 

@@ -15,12 +15,22 @@ internal import Synchronization
 /// drops data for a slow reader, so nothing here ever waits on disk.
 ///
 /// A parked car's battery: the thread sleeps in `poll(2)` on gpsd's socket and a wake
-/// eventfd (``stop()``) with no timeout, so it wakes only for gpsd's reports and, while gpsd is
-/// absent, once per reconnect attempt; reports without a fix are handed over only when they
-/// change the mode, else at most every ``noFixInterval``.
+/// eventfd (``stop()``) with no timeout, so it wakes for gpsd's reports (without a fix, every
+/// ``noFixReadInterval`` for all that came, once ``slowAfterNoFix`` passed without one) and, while gpsd is absent, once per reconnect
+/// attempt; reports without a fix are handed over only when they change the mode.
 public final class GPSDSource: Sendable {
     /// Longest pause between reconnect attempts: a gpsd restart is survived within it.
     public static let maximumBackoff: Duration = .seconds(1)
+    /// Once gpsd has been away this long, it is tried only every ``absentRetry`` (a parked
+    /// car's battery: gpsd is not coming back soon).
+    public static let absentAfter: Duration = .seconds(30)
+    public static let absentRetry: Duration = .seconds(4)
+    /// Without a fix the reader reads gpsd's reports this often, not as each arrives (they
+    /// wait in the socket): a receiver without a fix reports twice a second, each report a
+    /// wake-up. A fix is then seen at most this late; with one, every report is read at once.
+    public static let noFixReadInterval: Duration = .seconds(4)
+    /// How long without a fix before reading slows down (a tunnel's dropout reads on at once).
+    public static let slowAfterNoFix: Duration = .seconds(30)
 
     public let endpoint: GPSDEndpoint
     private let logger: Logger
@@ -73,6 +83,7 @@ public final class GPSDSource: Sendable {
         await withTaskCancellationHandler {
             await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
                 let started = startThread { [self] in
+                    nameCurrentThread("logbook-gpsd")
                     readLoop(deliver)
                     done.resume()
                 }
@@ -97,6 +108,7 @@ public final class GPSDSource: Sendable {
         defer { message.deallocate() }
         var backoff: Duration = .milliseconds(250)
         var announcedDown = false
+        var downSince: Int64?
         while !stopping {
             beat()
             let gps = UnsafeMutablePointer<gps_data_t>.allocate(capacity: 1)
@@ -108,10 +120,14 @@ public final class GPSDSource: Sendable {
                     deliver(.disconnected(reason: failure))
                     announcedDown = true
                 }
-                pause(backoff)
+                let since = downSince ?? monotonicNanoseconds()
+                downSince = since
+                let absent = monotonicNanoseconds() - since >= Self.nanoseconds(Self.absentAfter)
+                pause(absent ? Self.absentRetry : backoff)
                 backoff = min(backoff * 2, Self.maximumBackoff)
                 continue
             }
+            downSince = nil
             counters.withLock { $0.connections += 1 }
             logger.info("connected to gpsd", metadata: ["gpsd": "\(endpoint)"])
             deliver(.connected(endpoint))
@@ -148,16 +164,22 @@ public final class GPSDSource: Sendable {
     ) -> String {
         var batch: [GPSDEvent] = []
         defer { if !batch.isEmpty { deliver(batch) } }
-        var noFix = NoFixThrottle(interval: Self.noFixInterval)
-        var hadFix = false
+        var noFix = NoFixThrottle()
+        var lastFix: Int64?
+        var connecting = true
         while !stopping {
             beat()
+            // Without a fix for a while (parked, a receiver warming up; not a tunnel), let
+            // reports gather in the socket (``noFixReadInterval``).
+            let slow = lastFix.map { monotonicNanoseconds() - $0 >= Self.nanoseconds(Self.slowAfterNoFix) } ?? true
+            if slow && !connecting { pause(Self.noFixReadInterval) }
+            connecting = false
             // Wait for the first report of a burst; with a fix, let the rest of the burst
             // arrive (20 ms) and read it all: one wake-up per epoch or replayed burst, and
             // libgps's recv takes many reports at once (a live fix is still handed over within
-            // the 20 ms window). Without a fix nothing is urgent: read what came.
+            // the 20 ms window).
             guard waitReadable(cgps_socket_fd(gps)) else { continue }
-            if hadFix { usleep(Self.coalescingWindowMicroseconds) }
+            if !slow { usleep(Self.coalescingWindowMicroseconds) }
             repeat {
                 beat()
                 let n = cgps_read(gps, message, Int32(Self.messageCapacity))
@@ -170,11 +192,10 @@ public final class GPSDSource: Sendable {
                 switch outcome {
                 case .fix(let fix):
                     batch.append(.fix(fix))
-                    hadFix = true
+                    lastFix = monotonicNanoseconds()
                     noFix.sawFix()
                 case .noFix(let mode, let time):
-                    hadFix = false
-                    if noFix.admit(mode: mode, at: monotonicNanoseconds()) { batch.append(.noFix(mode: mode, time: time)) }
+                    if noFix.admit(mode: mode) { batch.append(.noFix(mode: mode, time: time)) }
                 case .duplicate, .invalid: continue
                 }
                 if batch.count >= Self.maximumBatch {
@@ -217,9 +238,9 @@ public final class GPSDSource: Sendable {
         _ = poll(&fds, 1, Int32(clamping: max(1, ms)))
     }
 
-    /// Reports without a fix are handed to the pipeline only when their mode changes, else at
-    /// most this often: the receiver's clock in the live state stays this fresh while parked.
-    public static let noFixInterval: Duration = .seconds(5)
+    private static func nanoseconds(_ d: Duration) -> Int64 {
+        d.components.seconds * 1_000_000_000 + d.components.attoseconds / 1_000_000_000
+    }
     private static let messageCapacity = 10_241
     private static let maximumBatch = 256
     private static let coalescingWindowMicroseconds: UInt32 = 20_000

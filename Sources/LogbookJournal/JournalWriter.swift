@@ -98,7 +98,10 @@ public final class JournalWriter: Sendable {
                 ])
             let writer = JournalWriter(configuration: configuration, logger: logger, core: core, recovery: report, lock: lock)
             let confined = Confined(core)
-            try OSThread.start { [writer] in writer.run(confined.value) }
+            try OSThread.start { [writer] in
+                nameCurrentThread("logbook-journal")
+                writer.run(confined.value)
+            }
             return writer
         } catch {
             lock.release()
