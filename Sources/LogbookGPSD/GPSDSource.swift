@@ -31,6 +31,8 @@ public final class GPSDSource: Sendable {
     public static let noFixReadInterval: Duration = .seconds(4)
     /// How long without a fix before reading slows down (a tunnel's dropout reads on at once).
     public static let slowAfterNoFix: Duration = .seconds(30)
+    /// Without a fix, reports are read once this many bytes wait, if before ``noFixReadInterval``.
+    static let slowLowWater: Int32 = 16 << 10
 
     public let endpoint: GPSDEndpoint
     private let logger: Logger
@@ -166,20 +168,22 @@ public final class GPSDSource: Sendable {
         defer { if !batch.isEmpty { deliver(batch) } }
         var noFix = NoFixThrottle()
         var lastFix: Int64?
-        var connecting = true
+        let fd = cgps_socket_fd(gps)
         while !stopping {
             beat()
-            // Without a fix for a while (parked, a receiver warming up; not a tunnel), let
-            // reports gather in the socket (``noFixReadInterval``).
-            let slow = lastFix.map { monotonicNanoseconds() - $0 >= Self.nanoseconds(Self.slowAfterNoFix) } ?? true
-            if slow && !connecting { pause(Self.noFixReadInterval) }
-            connecting = false
-            // Wait for the first report of a burst; with a fix, let the rest of the burst
-            // arrive (20 ms) and read it all: one wake-up per epoch or replayed burst, and
-            // libgps's recv takes many reports at once (a live fix is still handed over within
-            // the 20 ms window).
-            guard waitReadable(cgps_socket_fd(gps)) else { continue }
-            if !slow { usleep(Self.coalescingWindowMicroseconds) }
+            if lastFix.map({ monotonicNanoseconds() - $0 >= Self.nanoseconds(Self.slowAfterNoFix) }) ?? true {
+                // No fix for a while (parked, a receiver warming up; not a tunnel): let reports
+                // gather in the socket, and read them when 16 KiB wait or after
+                // ``noFixReadInterval`` (a flood, such as a replay, is still read at once).
+                guard waitReadable(fd, timeout: Self.noFixReadInterval, lowWater: Self.slowLowWater) else { continue }
+                guard gps_waiting(gps, 0) else { continue }
+            } else {
+                // Wait for the first report of a burst, let the rest of it arrive (20 ms) and
+                // read it all: one wake-up per epoch or replayed burst, and libgps's recv takes
+                // many reports at once (a live fix is still handed over within the 20 ms window).
+                guard waitReadable(fd, timeout: nil, lowWater: 1) else { continue }
+                usleep(Self.coalescingWindowMicroseconds)
+            }
             repeat {
                 beat()
                 let n = cgps_read(gps, message, Int32(Self.messageCapacity))
@@ -211,16 +215,26 @@ public final class GPSDSource: Sendable {
         return "stopped"
     }
 
-    /// Sleeps in `poll(2)` until `fd` is readable (true) or ``stop()`` wakes it (false).
-    /// `poll` reports a closed socket as readable: the read that follows sees the end.
-    private func waitReadable(_ fd: Int32) -> Bool {
+    /// Sleeps in `poll(2)` until `fd` holds `lowWater` bytes (`SO_RCVLOWAT`; a closed
+    /// socket counts as readable: the read that follows sees the end) or `timeout` passes
+    /// (true), or ``stop()`` wakes it (false). Leaves the low-water mark at 1 for libgps's reads.
+    private func waitReadable(_ fd: Int32, timeout: Duration?, lowWater: Int32) -> Bool {
+        var mark = lowWater
+        if lowWater > 1 { _ = setsockopt(fd, SOL_SOCKET, SO_RCVLOWAT, &mark, socklen_t(MemoryLayout<Int32>.size)) }
         var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0), pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0)]
+        let ms = timeout.map { Int32(clamping: Self.nanoseconds($0) / 1_000_000) } ?? -1
         idle.store(true, ordering: .releasing)
-        defer { idle.store(false, ordering: .releasing) }
+        defer {
+            idle.store(false, ordering: .releasing)
+            if lowWater > 1 {
+                var one: Int32 = 1
+                _ = setsockopt(fd, SOL_SOCKET, SO_RCVLOWAT, &one, socklen_t(MemoryLayout<Int32>.size))
+            }
+        }
         while !stopping {
-            let n = poll(&fds, 2, -1)
+            let n = poll(&fds, 2, ms)
             if n < 0 && errno == EINTR { continue }
-            return n > 0 && fds[0].revents != 0 && !stopping
+            return n >= 0 && fds[1].revents == 0 && !stopping
         }
         return false
     }
