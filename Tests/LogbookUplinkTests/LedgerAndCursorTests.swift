@@ -33,6 +33,26 @@ import Testing
         #expect(VehicleLedger(json: try JSONValue.parse(l.json.serialized)) == l)
     }
 
+    @Test func aReopenedTripCountsOnceWithItsWholeDistance() {
+        var l = VehicleLedger()
+        func end(_ reason: String, _ m: Double) {
+            l.apply(.tripEnded(TripEnded(id: TripID(5), reason: reason, summary: TripSummary(
+                distance: m, duration: 60, maxSpeed: 1, averageSpeed: 1, pointCount: 1))), defaultVehicle: "car")
+        }
+        l.apply(.tripStarted(TripStarted(id: TripID(5), vehicleID: "golf", reason: "service", monotonicNanoseconds: 1, bootID: "b")),
+                defaultVehicle: "car")
+        end("recovered", 4_000)
+        #expect(l.vehicles["golf"]?.loggedMeters == 4_000)
+        l.apply(.tripReopened(TripReopened(
+            id: TripID(5), vehicleID: "golf", startReason: "service", startTime: nil, previousEndReason: "recovered",
+            from: nil, gpsTime: nil, summary: TripSummary(distance: 4_000, duration: 60, maxSpeed: 1, averageSpeed: 1, pointCount: 1),
+            lastPoint: nil, monotonicNanoseconds: 2, bootID: "b2")), defaultVehicle: "car")
+        #expect(l.openTrips[5] == "golf")
+        end("shutdown", 9_000)
+        #expect(l.vehicles["golf"]?.loggedMeters == 9_000, "the first part is not counted twice")
+        #expect(l.vehicles["golf"]?.lastTripMeters == 9_000)
+    }
+
     @Test func cursorsAreSavedAtomicallyAndForeignOrDamagedFilesAreIgnored() throws {
         let dir = try TemporaryDirectory("cur")
         defer { dir.remove() }
