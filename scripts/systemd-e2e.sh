@@ -17,7 +17,7 @@
 #   control-socket cli-member reload index-root index-logbook index-member index-other watchdog
 #   journal-recovery stop cli-stopped index-after-stop journal-fields
 # Container 2 (the .deb built by scripts/build-deb.sh from the same binaries):
-#   deb-build deb-boot deb-install deb-web deb-upgrade deb-purge
+#   deb-build deb-lintian deb-boot deb-install deb-web deb-upgrade deb-purge
 #
 # Environment:
 #   LOGBOOK_BIN_DIR           build dir with logbookd/logbook (arg 1 wins)
@@ -449,6 +449,23 @@ deb_build() {
   ok deb-build "$(basename "$DEB1") $(( $(stat -c %s "$DEB1") / 1024 )) KiB, $(basename "$DEB2")"
 }
 
+# lintian on the package: no error; the warnings are the ones the README lists and justifies
+# (anything else fails, so a new warning is either fixed or justified there).
+LINTIAN_ACCEPTED="no-manual-page non-standard-dir-perm"
+deb_lintian() {
+  local out tags errors unexpected
+  if ! command -v lintian >/dev/null; then fail deb-lintian "lintian missing (scripts/install-deps.sh)"; return; fi
+  out=$(lintian --no-cfg --allow-root --display-level ">=warning" "$DEB1" 2>&1 || true)
+  errors=$(grep -c '^E: ' <<<"$out" || true)
+  tags=$(sed -n 's/^[EW]: [^ ]*: \([^ ]*\).*/\1/p' <<<"$out" | sort -u | tr '\n' ' ')
+  unexpected=$(for t in $tags; do [[ " $LINTIAN_ACCEPTED " == *" $t "* ]] || printf '%s ' "$t"; done)
+  if [ "$errors" = 0 ] && [ -z "$unexpected" ]; then
+    ok deb-lintian "lintian $(lintian --version | awk '{print $2}'): 0 errors; warnings (justified in the README): ${tags:-none}"
+  else
+    fail deb-lintian "$errors errors, unlisted warnings: ${unexpected:-none}: $(grep -E '^[EW]: ' <<<"$out" | head -8 | tr '\n' ' ')"
+  fi
+}
+
 deb_install() {
   local out rc=0 st en u conf
   cp "$DEB1" "$DEB2" "$CT_SHARE/"
@@ -536,6 +553,7 @@ if [ "${LOGBOOK_E2E_SKIP_DEB:-0}" != 1 ]; then
   CT_SCRATCH_DEB=$(mktemp -d "${TMPDIR:-/tmp}/logbook-e2e-deb.XXXXXX")
   EXTRA_DIRS+=("$CT_SCRATCH_DEB")
   if deb_build; then
+    deb_lintian
     if boot deb-boot; then
       deb_install
       deb_web
