@@ -1,8 +1,55 @@
 // swift-tools-version: 6.2
 import PackageDescription
 
+// The targets, layer by layer, the way data flows through them (docs/architecture.md):
+//
+//   Core         pure Swift values and rules: fixes, trips, the record schema, the config file
+//   Platform     system calls and C libraries: POSIX, libsodium, libsystemd
+//   Ingest       where fixes and vehicle signals come from: gpsd (libgps), GPIO (libgpiod)
+//   Journal      the single source of truth: the append-only journal, the control protocol
+//   Projections  what is built from the journal: the trip index, exports, places, the garage
+//   Apps         the processes: logbookd, logbook, logbook-web, logbook-uplink
+//   Dev          test support, benchmarks, fuzzers
+//
+// A module may import modules of its own layer or below, never above, and only its adapter
+// imports a C module (scripts/check-layers.py checks both in the test command).
+
 /// The package's directory, for link inputs that need an absolute path.
 let packageDirectory = String(#filePath.dropLast("/Package.swift".count))
+
+let log = Target.Dependency.product(name: "Logging", package: "swift-log")
+let serviceLifecycle = Target.Dependency.product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
+let unixSignals = Target.Dependency.product(name: "UnixSignals", package: "swift-service-lifecycle")
+let argumentParser = Target.Dependency.product(name: "ArgumentParser", package: "swift-argument-parser")
+let grdb = Target.Dependency.product(name: "GRDB", package: "GRDB.swift")
+let crypto = Target.Dependency.product(name: "Crypto", package: "swift-crypto")
+
+/// A library module of `layer`.
+func module(
+    _ layer: String, _ name: String, _ dependencies: [Target.Dependency] = [], exclude: [String] = [],
+    resources: [Resource]? = nil, linkerSettings: [LinkerSetting]? = nil
+) -> Target {
+    .target(
+        name: name, dependencies: dependencies, path: "Sources/\(layer)/\(name)", exclude: exclude,
+        resources: resources, linkerSettings: linkerSettings)
+}
+
+/// A C library behind a `.systemLibrary` module with a prefixed `shim.h`.
+func cModule(_ layer: String, _ name: String, pkgConfig: String? = nil, apt: [String] = []) -> Target {
+    .systemLibrary(
+        name: name, path: "Sources/\(layer)/\(name)", pkgConfig: pkgConfig,
+        providers: apt.isEmpty ? nil : [.apt(apt)])
+}
+
+/// An executable of `layer`.
+func program(
+    _ layer: String, _ name: String, _ dependencies: [Target.Dependency], exclude: [String] = [],
+    linkerSettings: [LinkerSetting]? = nil
+) -> Target {
+    .executableTarget(
+        name: name, dependencies: dependencies, path: "Sources/\(layer)/\(name)", exclude: exclude,
+        linkerSettings: linkerSettings)
+}
 
 let package = Package(
     name: "Logbook",
@@ -19,72 +66,83 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
-        // ── web ── (no default traits: neither swift-configuration nor full Foundation needed)
+        // The web app (no default traits: neither swift-configuration nor full Foundation needed).
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
     ],
     targets: [
-        // C libraries, each behind a system-library module with a prefixed shim header.
-        // libgps-dev, linked statically through Sources/CLogbookGPS/liblogbook-gps.so
+        // ── Core: pure Swift, no C, no I/O but reading the config file ──
+        module("Core", "LogbookCore"),
+        // The config file every process reads: a TOML 1.0 parser in plain Swift and typed reading
+        // that names the key at fault (TOMLKit's C++ and Foundation stay out of logbookd).
+        module("Core", "LogbookConfig"),
+        // The shared configuration schema every process reads from that file: directories,
+        // vehicles, sources, privacy zones, trip detection, hooks (one parser, one set of rules).
+        module("Core", "LogbookSettings", ["LogbookConfig", "LogbookCore", "LogbookRecords", log]),
+        // The typed schema of what a person enters (vehicles, fuel, odometer, service, places,
+        // classifications, trip corrections): fields, validation, JSON coding, the write commands.
+        module("Core", "LogbookRecords", ["LogbookCore"]),
+
+        // ── Platform: system calls and C libraries ──
+        // The one place for POSIX system calls every process shares: named threads, the condition
+        // lock, atomic file replace, system errors, hex. Foundation-free, for logbookd.
+        module("Platform", "LogbookPOSIX"),
+        // SHA-256 and Ed25519 for the journal through libsodium (swift-crypto's BoringSSL stays
+        // out of logbookd).
+        cModule("Platform", "CLogbookSodium", pkgConfig: "libsodium", apt: ["libsodium-dev"]),
+        module("Platform", "LogbookSodium", ["CLogbookSodium"]),
+        cModule("Platform", "CLogbookSystemd", pkgConfig: "libsystemd", apt: ["libsystemd-dev"]),
+        module("Platform", "LogbookSystemd", ["CLogbookSystemd", "LogbookCore", log]),
+
+        // ── Ingest: fixes and vehicle signals ──
+        // libgps-dev, linked statically through Sources/Ingest/CLogbookGPS/liblogbook-gps.so
         // (no pkgConfig: its `-lgps` would link the shared one as well).
-        .systemLibrary(name: "CLogbookGPS"),
-        .systemLibrary(
-            name: "CLogbookSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
-        .systemLibrary(
-            name: "CLogbookGPIOD", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
-        .systemLibrary(
-            name: "CLogbookSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
-
-        // Pure core: no C, no I/O.
-        .target(name: "LogbookCore"),
-
-        // The shared configuration file: TOML parsing, typed reading, which process owns which table.
-        // (Its TOML parser is plain Swift: TOMLKit's C++ toml++ and Foundation stayed out of logbookd.)
-        .target(name: "LogbookConfig"),
-
-        // The control-socket protocol shared by the daemon, the CLI and the web app:
-        // commands, request parsing, replies, error codes, and a blocking client.
-        .target(name: "LogbookControl", dependencies: ["LogbookCore", "LogbookGarage"]),
-
-        // The journal's hash chain and signatures through libsodium (SHA-256, Ed25519), a small C
-        // library on every Raspberry Pi OS; swift-crypto's BoringSSL stays out of logbookd.
-        .target(name: "LogbookSodium", dependencies: ["CLogbookSodium"]),
-        .target(
-            name: "LogbookJournal",
-            dependencies: [
-                "LogbookCore", "LogbookSodium",
-                .product(name: "Logging", package: "swift-log"),
+        cModule("Ingest", "CLogbookGPS"),
+        module(
+            "Ingest", "LogbookGPSD", ["CLogbookGPS", "LogbookCore", "LogbookPOSIX", log],
+            linkerSettings: [
+                .unsafeFlags(["-L", "\(packageDirectory)/Sources/Ingest/CLogbookGPS"], .when(platforms: [.linux]))
             ]),
+        cModule("Ingest", "CLogbookGPIOD", pkgConfig: "libgpiod", apt: ["libgpiod-dev"]),
+        module("Ingest", "LogbookGPIO", ["CLogbookGPIOD", "LogbookCore", "LogbookSystemd", log]),
+        // OBD-II through an ELM327 adapter (serial or TCP): a pure parser and dialogue, and a
+        // thread of its own for the I/O. No C library: plain Glibc.
+        module("Ingest", "LogbookOBD", ["LogbookCore", "LogbookRecords", log]),
 
-        // Adapters: the only modules that import C.
-        .target(
-            name: "LogbookGPSD",
-            dependencies: ["CLogbookGPS", "LogbookCore", .product(name: "Logging", package: "swift-log")],
-            linkerSettings: [.unsafeFlags(["-L", "\(packageDirectory)/Sources/CLogbookGPS"], .when(platforms: [.linux]))]),
-        .target(
-            name: "LogbookSystemd",
-            dependencies: ["CLogbookSystemd", "LogbookCore", .product(name: "Logging", package: "swift-log")]),
-        .target(
-            name: "LogbookGPIO",
-            dependencies: ["CLogbookGPIOD", "LogbookCore", "LogbookSystemd", .product(name: "Logging", package: "swift-log")]),
+        // ── Journal: the single source of truth, and the protocol that writes to it ──
+        module("Journal", "LogbookJournal", ["LogbookCore", "LogbookPOSIX", "LogbookRecords", "LogbookSodium", log]),
+        // The control-socket protocol shared by the daemon, the CLI and the web app: commands,
+        // request parsing, replies, error codes, and a blocking client.
+        module("Journal", "LogbookControl", ["LogbookCore", "LogbookRecords", "LogbookJournal"]),
 
-        .target(
-            name: "LogbookDaemon",
-            dependencies: [
-                "LogbookCore", "LogbookConfig", "LogbookControl", "LogbookJournal", "LogbookGPSD", "LogbookSystemd",
-                "LogbookGPIO", "LogbookGarage",
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+        // ── Projections: built from the journal ──
+        // The trip index: a rebuildable SQLite projection of the journal (GRDB).
+        module("Projections", "LogbookStore", ["LogbookCore", "LogbookConfig", "LogbookRecords", "LogbookJournal", grdb]),
+        // Offline place names (the GeoNames bundle, memory-mapped) and named places.
+        module("Projections", "LogbookPlaces", ["LogbookCore", "LogbookRecords"]),
+        // GPX/GeoJSON/CSV and the trip picture: pure Swift, no Foundation.
+        module("Projections", "LogbookExport", ["LogbookCore"]),
+        // Entry fields and validation, the garage projection, economy, KPIs and the report.
+        module("Projections", "LogbookGarage", ["LogbookCore", "LogbookRecords"]),
+        // GPX, GeoJSON, CSV and Google location history into trips: streaming parsers (an XML and
+        // a JSON tokenizer of its own, no Foundation) and the trip cutter that drives the pure
+        // TripEngine on the positions' own clock.
+        module("Projections", "LogbookImport", ["LogbookCore"]),
+        // The garage as the trip index holds it: the CLI's and the web app's one reader.
+        module(
+            "Projections", "LogbookGarageStore",
+            ["LogbookCore", "LogbookGarage", "LogbookJournal", "LogbookPlaces", "LogbookStore"]),
+
+        // ── Apps: the processes ──
+        module(
+            "Apps", "LogbookDaemon",
+            [
+                "LogbookCore", "LogbookSettings", "LogbookRecords", "LogbookControl", "LogbookJournal",
+                "LogbookGPSD", "LogbookPOSIX", "LogbookSystemd", "LogbookGPIO", "LogbookOBD", "LogbookGarage", log, serviceLifecycle, unixSignals,
             ]),
-
-        .executableTarget(
-            name: "logbookd",
-            dependencies: [
-                "LogbookDaemon", "LogbookSystemd",
-                .product(name: "Logging", package: "swift-log"),
-            ],
+        program(
+            "Apps", "logbookd", ["LogbookDaemon", "LogbookSystemd", log],
             exclude: ["hot-text.ld", "link"],
             // Link flags that cut logbookd's resident memory (docs/memory.md; guarded by
             // scripts/tests.d/25-daemon-image.sh). lld, because gold lacks the first:
@@ -97,181 +155,117 @@ let package = Package(
                 .unsafeFlags(
                     ["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs", "-Xlinker", "--no-export-dynamic"],
                     .when(platforms: [.linux])),
-                // The static libstdc++ for the static Swift runtime's C++ (Sources/logbookd/link).
-                .unsafeFlags(["-L", "\(packageDirectory)/Sources/logbookd/link"], .when(platforms: [.linux])),
+                // The static libstdc++ for the static Swift runtime's C++ (Sources/Apps/logbookd/link).
+                .unsafeFlags(["-L", "\(packageDirectory)/Sources/Apps/logbookd/link"], .when(platforms: [.linux])),
                 // The code the daemon runs, gathered at the front of its text (.text.hot, listed
                 // by bench/hot-text.sh): the kernel maps text 64 KiB around each page executed,
                 // so code run from all over a 13 MiB .text kept ~9 MiB of it resident.
                 .unsafeFlags(
-                    ["-Xlinker", "-T", "-Xlinker", "\(packageDirectory)/Sources/logbookd/hot-text.ld"],
+                    ["-Xlinker", "-T", "-Xlinker", "\(packageDirectory)/Sources/Apps/logbookd/hot-text.ld"],
                     .when(platforms: [.linux], configuration: .release)),
             ]),
-        .executableTarget(
-            name: "logbook",
-            dependencies: [
-                "LogbookCore", "LogbookConfig", "LogbookControl", "LogbookJournal", "LogbookDaemon", "LogbookStore",
-                "LogbookExport", "LogbookPlaces", "LogbookGarage", "LogbookGarageStore",
+        program(
+            "Apps", "logbook",
+            [
+                "LogbookCore", "LogbookConfig", "LogbookSettings", "LogbookRecords", "LogbookControl", "LogbookJournal",
+                "LogbookStore", "LogbookExport", "LogbookPlaces", "LogbookGarage", "LogbookGarageStore", "LogbookImport",
                 "LogbookUplink", "LogbookPostgres",  // uplink status, verify --witness
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                argumentParser,
             ]),
-        // A journal writer the crash tests kill -9 mid-stream.
-        .executableTarget(
-            name: "logbook-crash-writer",
-            dependencies: ["LogbookCore", "LogbookJournal", .product(name: "Logging", package: "swift-log")]),
-        // Micro-benchmarks driven by bench/*.sh (figures printed, never asserted in tests).
-        .executableTarget(
-            name: "logbook-bench",
-            dependencies: ["LogbookCore", "LogbookJournal", .product(name: "Logging", package: "swift-log")]),
-
-        // ── export ──
-        // Exports (GPX, GeoJSON, CSV) and the trip picture (SVG, HTML): pure Swift, no C, no
-        // Foundation, so the web app can use it too.
-        .target(name: "LogbookExport", dependencies: ["LogbookCore"]),
-        .testTarget(
-            name: "LogbookExportTests",
-            dependencies: ["LogbookExport", "LogbookCore", "LogbookJournal", "LogbookTestSupport"],
-            exclude: ["Schemas"]),
-        // Export throughput on a real journal, in release (bench/export-bench.sh).
-        .executableTarget(
-            name: "logbook-export-bench",
-            dependencies: ["LogbookCore", "LogbookExport", "LogbookJournal"]),
-
-        // ── index: the rebuildable SQLite projection of the journal (issue 8, part A) ──
-        .target(
-            name: "LogbookStore",
-            dependencies: ["LogbookCore", "LogbookConfig", "LogbookJournal", .product(name: "GRDB", package: "GRDB.swift")]),
-        // Writes a synthetic multi-year journal through JournalWriter (bench/index-bench.sh and
-        // the export, garage and web benches reuse it).
-        .executableTarget(
-            name: "logbook-journal-gen",
-            dependencies: ["LogbookCore", "LogbookJournal", .product(name: "Logging", package: "swift-log")]),
-        .testTarget(
-            name: "LogbookStoreTests",
-            dependencies: ["LogbookStore", "LogbookCore", "LogbookJournal", "LogbookTestSupport",
-                           .product(name: "GRDB", package: "GRDB.swift"),
-                           .product(name: "Logging", package: "swift-log")]),
-        // ── uplink: the journal to MQTT (Home Assistant) and PostgreSQL (issue 11) ──
-        .systemLibrary(
-            name: "CLogbookMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
-        .systemLibrary(name: "CLogbookPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
-        // Follower, cursors, sinks as Services, message and SQL building: no C library.
-        .target(
-            name: "LogbookUplink",
-            dependencies: [
-                "LogbookCore", "LogbookConfig", "LogbookJournal",
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ]),
-        // Adapters: the only importers of libmosquitto and libpq.
-        .target(name: "LogbookMQTT", dependencies: ["CLogbookMosquitto", "LogbookUplink"]),
-        .target(name: "LogbookPostgres", dependencies: ["CLogbookPQ", "LogbookUplink"]),
-        .executableTarget(
-            name: "logbook-uplink",
-            dependencies: [
-                "LogbookUplink", "LogbookMQTT", "LogbookPostgres", "LogbookConfig", "LogbookJournal", "LogbookCore",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
-            ]),
-        // Writes the journal bench/uplink-bench.sh drains (figures printed by the script).
-        .executableTarget(
-            name: "logbook-uplink-bench",
-            dependencies: ["LogbookCore", "LogbookJournal", "LogbookTestSupport", .product(name: "Logging", package: "swift-log")]),
-        .testTarget(
-            name: "LogbookUplinkTests",
-            dependencies: [
-                "LogbookUplink", "LogbookMQTT", "LogbookPostgres", "LogbookJournal", "LogbookCore", "LogbookConfig",
-                "LogbookTestSupport",
-                .product(name: "Logging", package: "swift-log"),
-            ]),
-        // ── end uplink ──
-
-        // ── places ──
-        // Offline place names (the GeoNames bundle, memory-mapped) and named places. No C
-        // library, no Foundation: the daemon may use it.
-        .target(name: "LogbookPlaces", dependencies: ["LogbookCore"]),
-        .testTarget(name: "LogbookPlacesTests", dependencies: ["LogbookPlaces", "LogbookCore", "LogbookTestSupport"]),
-        // Lookup time on the real bundle vs a linear scan (bench/places-bench.sh).
-        .executableTarget(name: "logbook-places-bench", dependencies: ["LogbookPlaces", "LogbookCore"]),
-
-        // ── garage: vehicles, fuel logs, economy, KPIs (issue 9) ──
-        // Entry fields and their validation, the garage projection, economy and KPIs: pure
-        // Swift on LogbookCore, shared by the daemon, the CLI and the web app.
-        .target(name: "LogbookGarage", dependencies: ["LogbookCore"]),
-        // The garage as the trip index holds it (KPIs, reminders, the report): the CLI's and
-        // the web app's one reader.
-        .target(
-            name: "LogbookGarageStore",
-            dependencies: ["LogbookCore", "LogbookGarage", "LogbookJournal", "LogbookPlaces", "LogbookStore"]),
-        .testTarget(name: "LogbookGarageTests", dependencies: ["LogbookGarage", "LogbookCore"]),
-        // ── lean: fuzzing ──
-        // libFuzzer harnesses over the four parsers (scripts/fuzz.sh builds them with the
-        // fuzzer and ASan; the ordinary build replays corpus files through them).
-        .executableTarget(
-            name: "logbook-fuzz",
-            dependencies: ["LogbookConfig", "LogbookControl", "LogbookCore", "LogbookDaemon", "LogbookJournal"]),
-        .testTarget(name: "LogbookConfigTests", dependencies: ["LogbookConfig", "LogbookTestSupport"]),
-        // ── end lean ──
-
-        .target(
-            name: "LogbookTestSupport",
-            dependencies: ["LogbookCore"]),
-
-        .testTarget(name: "LogbookCoreTests", dependencies: ["LogbookCore", "LogbookTestSupport"]),
-        .testTarget(
-            name: "LogbookJournalTests",
-            dependencies: ["LogbookJournal", "LogbookCore", "LogbookTestSupport",
-                           .product(name: "Logging", package: "swift-log"),
-                           .product(name: "Crypto", package: "swift-crypto")]),
-        .testTarget(
-            name: "LogbookGPSDTests",
-            dependencies: ["LogbookGPSD", "LogbookCore", "LogbookTestSupport",
-                           .product(name: "Logging", package: "swift-log")]),
-        .testTarget(
-            name: "LogbookSystemdTests",
-            dependencies: ["LogbookSystemd", "LogbookTestSupport",
-                           .product(name: "Logging", package: "swift-log")]),
-        // Without GPIO hardware only the error path and stop are testable (see GPIOIgnitionMonitor).
-        .testTarget(
-            name: "LogbookGPIOTests",
-            dependencies: ["LogbookGPIO", "LogbookCore", .product(name: "Logging", package: "swift-log")]),
-        .testTarget(
-            name: "LogbookDaemonTests",
-            dependencies: ["LogbookDaemon", "LogbookConfig", "LogbookCore", "LogbookControl", "LogbookGPSD", "LogbookJournal", "LogbookTestSupport",
-                           .product(name: "Logging", package: "swift-log"),
-                           .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]),
-
-        // ── web ── logbook-web: the Hummingbird app for the phone (pages, JSON API, live SSE).
-        // Reads the index, writes through the control socket; never opens the journal to write.
-        .target(
-            name: "LogbookWeb",
-            dependencies: [
-                "LogbookCore", "LogbookConfig", "LogbookControl", "LogbookStore", "LogbookExport",
-                "LogbookGarage", "LogbookGarageStore", "LogbookPlaces",
+        // The web app for the phone (Hummingbird): reads the index, writes through the control socket.
+        module(
+            "Apps", "LogbookWeb",
+            [
+                "LogbookCore", "LogbookConfig", "LogbookSettings", "LogbookRecords", "LogbookControl", "LogbookStore",
+                "LogbookExport", "LogbookGarage", "LogbookGarageStore", "LogbookPlaces",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                crypto, log, serviceLifecycle,
             ],
             resources: [.embedInCode("Assets")]),
-        .executableTarget(
-            name: "logbook-web",
+        program(
+            "Apps", "logbook-web",
+            ["LogbookWeb", "LogbookSystemd", .product(name: "Hummingbird", package: "hummingbird"), argumentParser, log]),
+        // The journal to MQTT (Home Assistant) and PostgreSQL: follower, cursors, sinks as Services.
+        module(
+            "Apps", "LogbookUplink", ["LogbookCore", "LogbookConfig", "LogbookJournal", crypto, log, serviceLifecycle]),
+        // The uplink's adapters, beside it because they implement its ports (MQTTTransport,
+        // SQLConnection): the only importers of libmosquitto and libpq.
+        cModule("Apps", "CLogbookMosquitto", pkgConfig: "libmosquitto", apt: ["libmosquitto-dev"]),
+        module("Apps", "LogbookMQTT", ["CLogbookMosquitto", "LogbookUplink"]),
+        cModule("Apps", "CLogbookPQ", pkgConfig: "libpq", apt: ["libpq-dev"]),
+        module("Apps", "LogbookPostgres", ["CLogbookPQ", "LogbookUplink"]),
+        program(
+            "Apps", "logbook-uplink",
+            [
+                "LogbookUplink", "LogbookMQTT", "LogbookPostgres", "LogbookConfig",
+                argumentParser, log, serviceLifecycle, unixSignals,
+            ],
+            // The cuts logbookd's link has (docs/memory.md): lld with compact relative
+            // relocations and no dynamic symbol table, so the static runtime's relocation
+            // table and 13,000 exported symbols are not paged in at every start.
+            linkerSettings: [
+                .unsafeFlags(
+                    ["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs", "-Xlinker", "--no-export-dynamic"],
+                    .when(platforms: [.linux]))
+            ]),
+
+        // ── Dev: test support, benchmarks, fuzzers ──
+        module("Dev", "LogbookTestSupport", ["LogbookCore"]),
+        // A journal writer the crash tests kill -9 mid-stream.
+        program("Dev", "logbook-crash-writer", ["LogbookCore", "LogbookJournal", log]),
+        // Micro-benchmarks driven by bench/*.sh (figures printed, never asserted in tests).
+        program("Dev", "logbook-bench", ["LogbookCore", "LogbookJournal", log]),
+        program("Dev", "logbook-export-bench", ["LogbookCore", "LogbookExport", "LogbookJournal"]),
+        program("Dev", "logbook-places-bench", ["LogbookPlaces", "LogbookCore"]),
+        // A synthetic multi-year journal written through JournalWriter (the index, export,
+        // garage and web benches).
+        program("Dev", "logbook-journal-gen", ["LogbookCore", "LogbookJournal", log]),
+        program("Dev", "logbook-uplink-bench", ["LogbookCore", "LogbookJournal", "LogbookTestSupport", log]),
+        // libFuzzer harnesses over the parsers (scripts/fuzz.sh builds them with the fuzzer and
+        // ASan; the ordinary build replays corpus files through them).
+        program("Dev", "logbook-fuzz", ["LogbookConfig", "LogbookSettings", "LogbookControl", "LogbookCore", "LogbookJournal", "LogbookOBD"]),
+
+        // ── Tests, by the module they test ──
+        .testTarget(name: "LogbookCoreTests", dependencies: ["LogbookCore", "LogbookTestSupport"]),
+        .testTarget(name: "LogbookConfigTests", dependencies: ["LogbookConfig", "LogbookTestSupport"]),
+        .testTarget(name: "LogbookSystemdTests", dependencies: ["LogbookSystemd", "LogbookTestSupport", log]),
+        .testTarget(name: "LogbookGPSDTests", dependencies: ["LogbookGPSD", "LogbookCore", "LogbookTestSupport", log]),
+        .testTarget(name: "LogbookOBDTests", dependencies: ["LogbookOBD", "LogbookCore", "LogbookRecords", "LogbookTestSupport", log]),
+        // Without GPIO hardware only the error path and stop are testable (see GPIOIgnitionMonitor).
+        .testTarget(name: "LogbookGPIOTests", dependencies: ["LogbookGPIO", "LogbookCore", log]),
+        .testTarget(
+            name: "LogbookJournalTests", dependencies: ["LogbookJournal", "LogbookCore", "LogbookTestSupport", log, crypto]),
+        .testTarget(
+            name: "LogbookStoreTests", dependencies: ["LogbookStore", "LogbookCore", "LogbookJournal", "LogbookTestSupport", grdb, log]),
+        .testTarget(name: "LogbookPlacesTests", dependencies: ["LogbookPlaces", "LogbookCore", "LogbookTestSupport"]),
+        .testTarget(name: "LogbookImportTests", dependencies: ["LogbookImport", "LogbookCore", "LogbookJournal", "LogbookTestSupport", log]),
+        .testTarget(
+            name: "LogbookExportTests", dependencies: ["LogbookExport", "LogbookCore", "LogbookJournal", "LogbookTestSupport"],
+            exclude: ["Schemas"]),
+        .testTarget(name: "LogbookGarageTests", dependencies: ["LogbookGarage", "LogbookRecords", "LogbookCore"]),
+        // The `logbook` command as people and scripts use it: exit codes, messages, JSON.
+        .testTarget(name: "LogbookCLITests", dependencies: ["LogbookTestSupport"]),
+        .testTarget(
+            name: "LogbookDaemonTests",
             dependencies: [
-                "LogbookWeb", "LogbookSystemd",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
+                "LogbookDaemon", "LogbookConfig", "LogbookSettings", "LogbookRecords", "LogbookCore", "LogbookControl",
+                "LogbookGPSD", "LogbookJournal", "LogbookOBD", "LogbookTestSupport", log, serviceLifecycle,
             ]),
         .testTarget(
             name: "LogbookWebTests",
-            dependencies: ["LogbookWeb", "LogbookCore", "LogbookControl", "LogbookConfig", "LogbookJournal", "LogbookGarage", "LogbookTestSupport",
-                           .product(name: "NIOCore", package: "swift-nio"),
-                           .product(name: "Logging", package: "swift-log")]),
+            dependencies: [
+                "LogbookWeb", "LogbookCore", "LogbookControl", "LogbookConfig", "LogbookJournal", "LogbookGarage",
+                "LogbookRecords", "LogbookTestSupport", .product(name: "NIOCore", package: "swift-nio"), log,
+            ]),
+        .testTarget(
+            name: "LogbookUplinkTests",
+            dependencies: [
+                "LogbookUplink", "LogbookMQTT", "LogbookPostgres", "LogbookJournal", "LogbookCore", "LogbookConfig",
+                "LogbookTestSupport", log,
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )
@@ -284,14 +278,25 @@ for target in package.targets where target.type != .system {
     target.swiftSettings = settings
 }
 
+/// The package's own modules `name` depends on, itself included.
+@MainActor func moduleClosure(of name: String) -> Set<String> {
+    let byName = Dictionary(uniqueKeysWithValues: package.targets.map { ($0.name, $0) })
+    var seen: Set<String> = []
+    var queue = [name]
+    while let next = queue.popLast() {
+        guard seen.insert(next).inserted, let target = byName[next] else { continue }
+        for dependency in target.dependencies {
+            if case .byNameItem(let dep, _) = dependency { queue.append(dep) }
+            if case .targetItem(let dep, _) = dependency { queue.append(dep) }
+        }
+    }
+    return seen.filter { byName[$0]?.type != .system }
+}
+
 // Each function of the daemon's own modules in a section of its own (release), so that the
-// link can gather the ones logbookd runs (Sources/logbookd/hot-text.ld) without their
-// neighbours. (Dependencies keep one .text per file: SwiftPM passes no flags to them.)
-let daemonModules: Set<String> = [
-    "logbookd", "LogbookDaemon", "LogbookCore", "LogbookConfig", "LogbookControl", "LogbookJournal", "LogbookSodium",
-    "LogbookGPSD", "LogbookSystemd", "LogbookGPIO", "LogbookGarage",
-]
-for target in package.targets where daemonModules.contains(target.name) {
+// link can gather the ones logbookd runs (its hot-text list) without their neighbours.
+// (Dependencies from other packages keep one .text per file: SwiftPM passes no flags to them.)
+for target in package.targets where moduleClosure(of: "logbookd").contains(target.name) {
     target.swiftSettings = (target.swiftSettings ?? [])
         + [.unsafeFlags(["-Xfrontend", "-function-sections"], .when(configuration: .release))]
 }

@@ -8,9 +8,17 @@
 # seconds (user+sys), max RSS, the ratios logbookd/gpxlogger and journal bytes per point.
 # Usage: bench/gps-bench.sh [RUNS]   (default 3; the median run is reported)
 #        LOGBOOKD=PATH bench/gps-bench.sh   measures another build of logbookd (a link-flag trial)
+#        OBD=1 bench/gps-bench.sh   logbookd also reads a car: an `obd` source against
+#                                   ELM327-emulator (the test venv's, scenario car) on loopback
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs="${1:-3}"
+obd="${OBD:-0}"
+label=""
+if [ "$obd" = 1 ]; then
+    elm="$(dirname "$(scripts/python-venv.sh)")/elm"
+    label=" (with obd)"
+fi
 log=fixtures/gpslogs/20100403_Z205_Switzerland.txt
 
 scripts/install-deps.sh gpsd-clients time
@@ -49,6 +57,18 @@ run_logbookd() {
     # .deb is installed: resolved from /etc/group. A group missing from it makes glibc load the
     # next NSS module (libnss_systemd, 320 KiB) only to fail.
     printf '[[vehicle]]\nid = "z205"\n[[source]]\ntype = "service"\nvehicle = "z205"\n[control]\ngroup = "%s"\n' "$(id -gn)" >"$dir/logbookd.toml"
+    local elm_pid=""
+    if [ "$obd" = 1 ]; then
+        # The emulator reads console commands from stdin: a FIFO held open keeps it running.
+        local elm_port
+        elm_port="$(/usr/bin/python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+        mkfifo "$dir/elm.in"
+        exec 8<>"$dir/elm.in"
+        (cd "$dir" && exec "$elm" -n "$elm_port" -s car -b "$dir/elm.out" <&8 >/dev/null 2>&1) &
+        elm_pid=$!
+        for _ in $(seq 200); do grep -q 'batch mode STARTED' "$dir/elm.out" 2>/dev/null && break; sleep 0.05; done
+        printf '[[source]]\ntype = "obd"\nname = "elm"\naddress = "127.0.0.1:%s"\nvehicle = "z205"\n' "$elm_port" >>"$dir/logbookd.toml"
+    fi
     /usr/bin/time -f "%U %S %M" -o "$dir/time" "${LOGBOOKD:-$bin/logbookd}" --config "$dir/logbookd.toml" --gpsd "127.0.0.1:$port" \
         --state-dir "$dir/state" --runtime-dir "$dir/run" 2>"$dir/log" &
     local timer=$!
@@ -56,6 +76,13 @@ run_logbookd() {
     sleep 1.5  # one more live.json interval after gpsd exited
     pkill -TERM -P "$timer" logbookd 2>/dev/null || true
     wait "$timer" || true
+    if [ -n "$elm_pid" ]; then
+        # It ignores SIGTERM in batch mode.
+        kill -KILL "$elm_pid" 2>/dev/null || true
+        wait "$elm_pid" 2>/dev/null || true
+        exec 8>&-
+        grep -q 'OBD: the car answers' "$dir/log" || echo "gps-bench: run $1: the obd source never reached the car" >&2
+    fi
     local fixes
     fixes="$(/usr/bin/python3 -c 'import json,sys; g=json.load(open(sys.argv[1]))["gps"]; print(g["fixes"]+g["rejected"])' "$dir/run/live.json")"
     "$bin/logbook" --state-dir "$dir/state" verify >"$dir/verify" 2>&1 || true
@@ -77,7 +104,7 @@ done
 gc=$(printf '%s\n' "${gcpu[@]}" | median); gr=$(printf '%s\n' "${grss[@]}" | median)
 lc=$(printf '%s\n' "${lcpu[@]}" | median); lr=$(printf '%s\n' "${lrss[@]}" | median)
 echo "gps-bench: gpxlogger: fixes $gfix, cpu ${gc} s, max rss $((gr / 1024)).$(((gr % 1024) * 10 / 1024)) MiB"
-echo "gps-bench: logbookd:  fixes $lfix, cpu ${lc} s, max rss $((lr / 1024)).$(((lr % 1024) * 10 / 1024)) MiB"
+echo "gps-bench: logbookd$label:  fixes $lfix, cpu ${lc} s, max rss $((lr / 1024)).$(((lr % 1024) * 10 / 1024)) MiB"
 jb="$(cat "$work/journal-bytes")"; jp="$(cat "$work/journal-points")"
 echo "gps-bench: journal: $jb bytes for $jp points: $(awk -v b="$jb" -v p="$jp" 'BEGIN {printf "%.1f", b / p}') bytes/point"
 awk -v lc="$lc" -v gc="$gc" -v lr="$lr" -v gr="$gr" 'BEGIN {

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# Regenerates Sources/logbookd/hot-text.ld: the input sections holding the code logbookd runs
+# Regenerates Sources/Apps/logbookd/hot-text.ld: the input sections holding the code logbookd runs
 # while it records a drive, which the link gathers into .text.hot at the front of its text
 # (Package.swift). Why: the kernel maps a binary's text 64 KiB around every page executed
 # (fault-around), so code run from all over a 13 MiB .text kept ~9 MiB of it resident,
@@ -20,7 +20,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 log=fixtures/gpslogs/20100403_Z205_Switzerland.txt
-list=Sources/logbookd/hot-text.ld
+list=Sources/Apps/logbookd/hot-text.ld
 
 scripts/install-deps.sh valgrind
 work="$(mktemp -d /tmp/logbook-hot.XXXXXX)"

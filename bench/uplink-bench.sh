@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# Benchmark of logbook-uplink (issue 11), release builds with the Swift runtime linked in
+# Benchmark of logbook-uplink (issues 11 and 26), release builds with the Swift runtime linked in
 # (as in the .deb), against peers measured in the same run. Prints `uplink-bench:` lines:
 #  1. drain after a 10-hour outage: a journal of POINTS 1 Hz points (default 36,000 = 10 h;
 #     written as logbookd writes, by logbook-uplink-bench) delivered from cursor 0
 #       - into mosquitto; peer: mosquitto_pub re-publishing the uplink's own messages (QoS 1)
-#       - into PostgreSQL (one transaction per 5,000 points); peer: psql \copy of the same rows
+#       - into PostgreSQL (one transaction per 5,000 points: COPY into a staging table, then one
+#         INSERT … ON CONFLICT); peer: psql \copy of the same rows, target ratio >= 0.8
 #  2. bytes on the wire per point over MQTT, as the broker counts them ($SYS bytes/received:
 #     MQTT packets, without TCP/IP headers), and the JSON payload alone
 #  3. RSS and CPU of the uplink (both sinks on) while a car drives: logbookd records the
@@ -134,9 +135,15 @@ done
 ct=$(median <"$work/copy-times")
 grate=$(calc "round($points / $dt)")
 crate=$(calc "round($points / $ct)")
-echo "uplink-bench: drain postgres: $points points in $(calc "round($dt, 2)") s = $grate points/s (median of 3, incl. start, connect and schema; $stored rows; target >= 20000); peer psql \\copy of the same rows: $(calc "round($ct, 2)") s = $crate points/s; ratio $(calc "round($grate / $crate, 2)")"
+echo "uplink-bench: drain postgres: $points points in $(calc "round($dt, 2)") s = $grate points/s (median of 3, incl. start, connect and schema; $stored rows; target >= 20000); peer psql \\copy of the same rows: $(calc "round($ct, 2)") s = $crate points/s; ratio $(calc "round($grate / $crate, 2)") (target >= 0.8)"
 
-# ---- 3. a car driving: logbookd + the uplink with both sinks, the Swiss drive at 10x.
+# ---- 3. a car driving: logbookd + the uplink with every sink, the Swiss drive at 10x.
+otport=$(free_port); olport=$(free_port); osport=$(free_port)
+for r in "owntracks $otport" "overland $olport" "osmand $osport"; do
+    set -- $r
+    /usr/bin/python3 scripts/interop-receiver.py "$1" --port "$2" --log "$work/$1.ndjson" >/dev/null 2>&1 &
+    pids+=("$!")
+done
 TMPDIR="$work" /usr/bin/python3 scripts/gpsreplay.py --tcp --realtime 10 \
     fixtures/gpslogs/20100403_Z205_Switzerland.txt >"$work/replay.out" 2>/dev/null &
 pids+=("$!")
@@ -160,6 +167,12 @@ host = "127.0.0.1"
 port = $mport
 [uplink.postgres]
 url = "$url"
+[uplink.owntracks]
+url = "http://127.0.0.1:$otport/pub"
+[uplink.overland]
+url = "http://127.0.0.1:$olport/api/v1/overland/batches"
+[uplink.osmand]
+url = "http://127.0.0.1:$osport/"
 TOML
 LOGBOOKD_DEBUG_CLOCK_SCALE=10 "$bin/logbookd" --config "$work/drive.toml" 2>"$work/drive.log" &
 daemon=$!
@@ -186,5 +199,5 @@ uhwm=$(awk '/^VmHWM/ {print $2}' "/proc/$uplink/status")
 uanon=$(awk '/^RssAnon/ {print $2}' "/proc/$uplink/status")
 ufile=$(awk '/^RssFile/ {print $2}' "/proc/$uplink/status")
 status="$("$bin/logbook" uplink status --config "$work/drive.toml" 2>&1 | tr '\n' ' ' | sed 's/  */ /g')" || true
-echo "uplink-bench: live (Swiss drive at 10x, ${window} s = $((window * 10 / 60)) min of driving, both sinks): logbook-uplink RSS max $(calc "round($umax / 1024, 1)") MiB (peak VmHWM $(calc "round($uhwm / 1024, 1)") MiB, at the end anonymous $(calc "round($uanon / 1024, 1)") + file-backed $(calc "round($ufile / 1024, 1)") MiB; target <= 15), CPU $(calc "round(100 * ($u1 - $u0) / $ticks / ($s1 - $s0), 2)") % of a core; peer logbookd RSS max $(calc "round($dmax / 1024, 1)") MiB, CPU $(calc "round(100 * ($d1 - $d0) / $ticks / ($s1 - $s0), 2)") %; RSS ratio $(calc "round($umax / $dmax, 2)")"
+echo "uplink-bench: live (Swiss drive at 10x, ${window} s = $((window * 10 / 60)) min of driving, every sink: mqtt, postgres, owntracks, overland, osmand): logbook-uplink RSS max $(calc "round($umax / 1024, 1)") MiB (peak VmHWM $(calc "round($uhwm / 1024, 1)") MiB, at the end anonymous $(calc "round($uanon / 1024, 1)") + file-backed $(calc "round($ufile / 1024, 1)") MiB; target <= 15), CPU $(calc "round(100 * ($u1 - $u0) / $ticks / ($s1 - $s0), 2)") % of a core; peer logbookd RSS max $(calc "round($dmax / 1024, 1)") MiB, CPU $(calc "round(100 * ($d1 - $d0) / $ticks / ($s1 - $s0), 2)") %; RSS ratio $(calc "round($umax / $dmax, 2)")"
 echo "uplink-bench: live status: $status"

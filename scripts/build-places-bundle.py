@@ -9,7 +9,7 @@ CC BY 4.0), pinned by version and wheel hash so the same input always gives the 
     scripts/build-places-bundle.py [--out DIR] [--countries CH,DE,AT] [--wheel FILE]
 
 Writes DIR/places.bin and DIR/places.manifest.json (default DIR: .build/places). The format is
-described in docs/places.md; Sources/LogbookPlaces reads it. Validation happens here (a bad
+described in docs/places.md; Sources/Projections/LogbookPlaces reads it. Validation happens here (a bad
 input row stops the build with its id) and again when the logbook loads the bundle.
 """
 import argparse, hashlib, json, math, os, struct, subprocess, sys, tempfile, zipfile

@@ -6,8 +6,10 @@ and exits non-zero on a rule broken. The Swift tests (LogbookExportTests) run it
   export_check.py gpx FILE                 counts trk/trkseg/trkpt, speeds, courses; first point
   export_check.py geojson FILE             geojson package validation + RFC 7946 rules it skips
   export_check.py csv FILE                 RFC 4180 parse (csv module): header, rows per trip
-  export_check.py png FILE W H [--map X0 Y0 X1 Y1] [--exclude X0 Y0 X1 Y1]...
-                                           size, not blank, red/yellow/green pixels in the map area
+  export_check.py png FILE W H [--map X0 Y0 X1 Y1] [--exclude X0 Y0 X1 Y1]... [--svg SVG]
+                                           size, not blank, red/yellow/green pixels in the map area;
+                                           with --svg, the same counts in Pillow's own drawing of
+                                           that SVG's route and markers ("expected"), for comparison
 """
 import json
 import re
@@ -130,12 +132,67 @@ def check_csv(path):
                       "vehicles": sorted({r[1] for r in body})}))
 
 
+def colour_class(r, g, b):
+    """red, yellow, green or None, by the rule the route's speed colours are told apart."""
+    if b > 90:
+        return None
+    if r > 190 and g < 90:
+        return "red"
+    if r > 190 and g > 190:
+        return "yellow"
+    if g > 190 and r < 90:
+        return "green"
+    return None
+
+
+def count_route(img, box, excludes):
+    px = img.load()
+    counts = {"red": 0, "yellow": 0, "green": 0}
+    for y in range(box[1], box[3]):
+        for x in range(box[0], box[2]):
+            if any(x0 <= x < x1 and y0 <= y < y1 for x0, y0, x1, y1 in excludes):
+                continue
+            c = colour_class(*px[x, y])
+            if c:
+                counts[c] += 1
+    return counts
+
+
+def draw_svg_route(svg_path, size):
+    """The SVG's route polylines (in drawing order, 4 px, round caps and joins), gap lines and
+    start/end markers drawn by Pillow: what the picture must show where, without a browser."""
+    from PIL import Image, ImageDraw
+    with open(svg_path, encoding="utf-8") as f:
+        svg = f.read()
+    colours = {m.group(1): m.group(2) for m in re.finditer(r"\.lb-b(\d+)\{stroke:(#[0-9a-f]{6})\}", svg)}
+    img = Image.new("RGB", size, "#f4f6f8")
+    draw = ImageDraw.Draw(img)
+    route = svg[svg.index('<g class="lb-route">'):]
+    route = route[:route.index("</g>")]
+    for m in re.finditer(r'<polyline class="lb-b(\d+)" points="([^"]+)"', route):
+        colour = colours[m.group(1)]
+        pts = [tuple(float(v) for v in p.split(",")) for p in m.group(2).split()]
+        draw.line(pts, fill=colour, width=4, joint="curve")
+        for x, y in (pts[0], pts[-1]):
+            draw.ellipse((x - 2, y - 2, x + 2, y + 2), fill=colour)
+    for m in re.finditer(r'<circle cx="([\d.]+)" cy="([\d.]+)" r="([\d.]+)" fill="(#[0-9a-f]{6})" stroke="(#[0-9a-f]{6})" '
+                         r'stroke-width="([\d.]+)"', svg):
+        x, y, r, w = float(m.group(1)), float(m.group(2)), float(m.group(3)), float(m.group(6))
+        draw.ellipse((x - r - w / 2, y - r - w / 2, x + r + w / 2, y + r + w / 2), fill=m.group(5))
+        draw.ellipse((x - r + w / 2, y - r + w / 2, x + r - w / 2, y + r - w / 2), fill=m.group(4))
+    return img
+
+
 def check_png(path, args):
     from PIL import Image
     w, h = int(args[0]), int(args[1])
-    box, excludes = (0, 0, w, h), []
+    box, excludes, svg = (0, 0, w, h), [], None
     i = 2
     while i < len(args):
+        if args[i] == "--svg":
+            svg = args[i + 1]
+            i += 2
+            continue
         coords = tuple(int(v) for v in args[i + 1:i + 5])
         if args[i] == "--map":
             box = coords
@@ -148,24 +205,11 @@ def check_png(path, args):
     colours = img.getcolors(maxcolors=1 << 20) or []
     if len(colours) < 16:
         fail("blank picture", colours=len(colours))
-    px = img.load()
-    counts = {"red": 0, "yellow": 0, "green": 0}
-    for y in range(box[1], box[3]):
-        for x in range(box[0], box[2]):
-            if any(x0 <= x < x1 and y0 <= y < y1 for x0, y0, x1, y1 in excludes):
-                continue
-            r, g, b = px[x, y]
-            if b > 90:
-                continue
-            if r > 190 and g < 90:
-                counts["red"] += 1
-            elif r > 190 and g > 190:
-                counts["yellow"] += 1
-            elif g > 190 and r < 90:
-                counts["green"] += 1
-    corner = px[2, h - 2]
-    print(json.dumps({"ok": True, "size": img.size, "colours": len(colours), "route": counts,
-                      "background": corner}))
+    found = {"ok": True, "size": img.size, "colours": len(colours), "route": count_route(img, box, excludes),
+             "background": img.load()[2, h - 2]}
+    if svg:
+        found["expected"] = count_route(draw_svg_route(svg, (w, h)), box, excludes)
+    print(json.dumps(found))
 
 
 if __name__ == "__main__":

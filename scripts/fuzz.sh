@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# Fuzzes the four parsers with libFuzzer + AddressSanitizer:
+# Fuzzes the five parsers with libFuzzer + AddressSanitizer:
 #   control  the control-socket request line (ControlRequest.parse + the command checks)
 #   json     JSONValue.parse (and serialise -> parse must give the same value)
 #   config   the config file: TOML parsing + DaemonConfiguration's typed reading
 #   segment  a journal segment: Framing.scan, RecordCodec.decode, SegmentContents.parse
+#   obd      an ELM327 adapter's replies: ELMResponseParser, the OBD decoders, ELMSession
 #
-#   scripts/fuzz.sh [SECONDS] [HARNESS...]      (default 30 s each, all four)
+#   scripts/fuzz.sh [SECONDS] [HARNESS...]      (default 30 s each, all five)
 #
 # Builds `logbook-fuzz` in release with --sanitize=fuzzer,address in .build-fuzz (its own
 # scratch path). Seeds: fuzz/corpus/HARNESS (in the repo, small); what the run adds goes to
@@ -21,7 +22,7 @@ cd "$(dirname "$0")/.."
 seconds="${1:-30}"
 shift || true
 harnesses=("$@")
-[ ${#harnesses[@]} -eq 0 ] && harnesses=(control json config segment)
+[ ${#harnesses[@]} -eq 0 ] && harnesses=(control json config segment obd)
 scratch=.build-fuzz
 
 # SwiftPM's --sanitize=fuzzer --sanitize=address reach swiftc as two options, and swiftc 6.3

@@ -26,6 +26,9 @@ packages=(
     libxml2-utils gpsbabel chromium
     # web (issue 10): Selenium drives Debian's chromium through its chromedriver; curl in the test step
     chromium-driver curl
+    # import and interop (issue 26): gpsbabel makes GPX from the NMEA logs (above), gpxpy
+    # counts their points independently, jsonschema checks OwnTracks messages against the schema
+    python3-gpxpy python3-jsonschema
     # lean: the daemon image guard (readelf, nm, size); the fuzzer is the Swift toolchain's libFuzzer
     binutils
     # power cuts (issue 29): a qemu guest with Debian's kernel and busybox (scripts/powercut-vm.sh),

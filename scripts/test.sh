@@ -13,6 +13,10 @@ flags=(-Xswiftc -warnings-as-errors)
 echo "== swift build (debug, tests)"
 swift build --build-tests "${flags[@]}"
 
+# The layers of docs/architecture.md: no upward import, C modules only in their adapters.
+echo "== layers"
+scripts/check-layers.py 2>&1 | tee .build/swift-test.log
+
 # Two runs: the journal crash suites keep both cores (and Swift Testing's cooperative
 # pool, as wide as the cores) busy for a minute, which would starve the timing-checked
 # process tests (real gpsd, notify socket) running beside them.
@@ -20,7 +24,7 @@ swift build --build-tests "${flags[@]}"
 # a brute-force check in numpy) never starve the timing-checked process tests on 2 cores.
 echo "== swift test (core, daemon, sources: the timing-checked process tests)"
 swift test --skip-build "${flags[@]}" --skip LogbookJournalTests --skip LogbookUplinkTests --skip LogbookStoreTests \
-    --skip LogbookExportTests --skip LogbookPlacesTests --skip LogbookWebTests 2>&1 | tee .build/swift-test.log
+    --skip LogbookExportTests --skip LogbookPlacesTests --skip LogbookWebTests 2>&1 | tee -a .build/swift-test.log
 echo "== swift test (index, exports, places: recorded drives, real tools)"
 swift test --skip-build "${flags[@]}" --filter LogbookStoreTests --filter LogbookExportTests --filter LogbookPlacesTests \
     --skip "LogbookStoreTests.KillTests" --skip "LogbookStoreTests.PrivacyZoneDriveTests" 2>&1 | tee -a .build/swift-test.log

@@ -1,15 +1,17 @@
 // SPDX-License-Identifier: MIT
 import Foundation
-import LogbookCore
 import LogbookConfig
+import LogbookCore
+import LogbookRecords
 import LogbookDaemon
 import LogbookGPSD
-import Logging
+import LogbookSettings
 import LogbookTestSupport
+import Logging
 import Testing
 
 @Suite struct ConfigurationTests {
-    func load(_ toml: String?, env: [String: String] = [:], overrides: DaemonConfiguration.Overrides = .init()) throws -> DaemonConfiguration {
+    func load(_ toml: String?, env: [String: String] = [:], overrides: Settings.Overrides = .init()) throws -> Settings {
         let dir = try TemporaryDirectory("cfg")
         defer { dir.remove() }
         var file: String?
@@ -17,7 +19,7 @@ import Testing
             file = dir.file("logbookd.toml")
             try toml.write(toFile: dir.file("logbookd.toml"), atomically: true, encoding: .utf8)
         }
-        return try DaemonConfiguration.load(file: file, environment: env, overrides: overrides)
+        return try Settings.load(file: file, environment: env, overrides: overrides)
     }
 
     func error(_ toml: String?, env: [String: String] = [:]) -> ConfigError? {
@@ -34,7 +36,7 @@ import Testing
     @Test func shippedConfigFileLoadsWithItsDocumentedDefaults() throws {
         let text = try String(contentsOfFile: TestPaths.packageRoot.appendingPathComponent("config/logbookd.toml").path, encoding: .utf8)
         let c = try load(text)
-        let d = DaemonConfiguration()
+        let d = Settings()
         #expect(c.gpsd == d.gpsd)
         #expect(c.stateDirectory == d.stateDirectory)
         #expect(c.runtimeDirectory == d.runtimeDirectory)
@@ -63,7 +65,17 @@ import Testing
         #expect(c.sources.map(\.kind) == [.powerSupply, .motion])
         #expect(c.sources[0].signal(isOn: true).reason.rawValue == "power:ACAD")
         #expect(c.trip.motionEnabled)
-        #expect(error("[[source]]\ntype = \"power_supply\"\nsupply = \"A\"\nvehicle = \"polo\"\n")?.key == "source[0].vehicle")
+        // A source may name a vehicle only the journal knows: logbookd checks against its registry.
+        let polo = try load("[[source]]\ntype = \"power_supply\"\nsupply = \"A\"\nvehicle = \"polo\"\n")
+        do {
+            try polo.checkVehicleReferences(known: ["golf"])
+            Issue.record("a source naming an unknown vehicle was accepted")
+        } catch {
+            #expect(error.key == "source[0].vehicle")
+        }
+        try polo.checkVehicleReferences(known: ["golf", "polo"])
+        #expect(error("[[vehicle]]\nid = \"a\"\nyear = 1700\n")?.key == "vehicle[0].year")
+        #expect(error("[[vehicle]]\nid = \"a\"\nvin = \"123\"\n")?.key == "vehicle[0].vin")
         #expect(error("[[source]]\ntype = \"teleport\"\n")?.key == "source[0].type")
         #expect(error("[[source]]\ntype = \"power_supply\"\n")?.key == "source[0].supply")
         #expect(error("[[vehicle]]\nid = \"a\"\ncolour = \"red\"\n")?.key == "vehicle[0].colour")
@@ -132,7 +144,7 @@ import Testing
 
     @Test func missingNamedFileIsAnError() throws {
         do {
-            _ = try DaemonConfiguration.load(file: "/nonexistent/logbookd.toml", environment: [:])
+            _ = try Settings.load(file: "/nonexistent/logbookd.toml", environment: [:])
             Issue.record("a missing --config file must be an error")
         } catch {
             #expect(error.file == "/nonexistent/logbookd.toml")

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 import LogbookDaemon
+import LogbookSettings
 import Testing
 
 @Suite struct DaemonArgumentsTests {

@@ -1,19 +1,20 @@
 // SPDX-License-Identifier: MIT
 import Foundation
-import LogbookCore
 import LogbookConfig
+import LogbookCore
 import LogbookDaemon
 import LogbookJournal
+import LogbookSettings
 import LogbookTestSupport
 import Testing
 
 @Suite struct DeviceSourceTests {
     @Test func deviceMatchIsCheckedAndNamesTheKey() throws {
-        func load(_ match: String) throws -> DaemonConfiguration {
+        func load(_ match: String) throws -> Settings {
             let dir = try TemporaryDirectory("dev")
             defer { dir.remove() }
             try "[[source]]\ntype = \"device\"\nmatch = \"\(match)\"\n".write(toFile: dir.file("c.toml"), atomically: true, encoding: .utf8)
-            return try DaemonConfiguration.load(file: dir.file("c.toml"), environment: [:])
+            return try Settings.load(file: dir.file("c.toml"), environment: [:])
         }
         #expect(try load("10c4:EA60").sources.first?.signal(isOn: true).reason.rawValue == "device:10c4:EA60")
         #expect(try load("/dev/ttyUSB0").sources.first?.kind == .device)

@@ -1,18 +1,19 @@
 // SPDX-License-Identifier: MIT
 import Foundation
-import LogbookCore
 import LogbookConfig
+import LogbookCore
 import LogbookDaemon
+import LogbookSettings
 import LogbookTestSupport
 import Testing
 
 @Suite struct GPIOConfigTests {
-    func load(_ toml: String) throws -> DaemonConfiguration {
+    func load(_ toml: String) throws -> Settings {
         let dir = try TemporaryDirectory("gpio-cfg")
         defer { dir.remove() }
         let file = dir.file("logbookd.toml")
         try toml.write(toFile: file, atomically: true, encoding: .utf8)
-        return try DaemonConfiguration.load(file: file, environment: [:], overrides: .init())
+        return try Settings.load(file: file, environment: [:], overrides: .init())
     }
 
     func error(_ toml: String) -> ConfigError? {

@@ -11,7 +11,7 @@ final class FixCollector: Sendable {
     private let events = Mutex<[(GPSDEvent, ContinuousClock.Instant)]>([])
 
     init(address: String) {
-        source = GPSDSource(endpoint: GPSDEndpoint(parsing: address) ?? GPSDEndpoint(), logger: Logger(label: "test"))
+        source = GPSDSource(endpoint: HostPort(parsing: address, defaultPort: 2947) ?? HostPort(host: "127.0.0.1", port: "2947"), logger: Logger(label: "test"))
     }
 
     func record(_ e: GPSDEvent) { events.withLock { $0.append((e, .now)) } }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 import LogbookCore
 import LogbookGarage
+import LogbookRecords
 import Testing
 
 @Suite struct EconomyTests {
@@ -55,7 +56,7 @@ import Testing
 
     @Test(arguments: sequences) func fillSequences(_ s: FillSequence) throws {
         var seq: UInt64 = 0
-        var entries: [RecordedGarageEntry] = []
+        var entries: [RecordedEntry] = []
         for (i, f) in s.fills.enumerated() {
             let at = "2026-01-\(10 + i)T08:00:00Z"
             entries.append(try FixtureGarage.entry("fuel.add", FixtureGarage.fill("car", at, f.0, f.1, 1, "EUR", full: f.2, missed: f.3), seq: &seq))

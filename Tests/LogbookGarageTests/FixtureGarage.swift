@@ -1,18 +1,19 @@
 // SPDX-License-Identifier: MIT
 import LogbookCore
 import LogbookGarage
+import LogbookRecords
 
 /// The hand-computed fixture garage (`docs/garage.md` shows the same numbers): two vehicles,
 /// EUR, CHF and USD, partial, missed, voided, amended and out-of-order fills.
 enum FixtureGarage {
     static let now = GPSTime(seconds: 1_775_001_600)  // 2026-04-01T00:00:00Z
 
-    /// Builds entries the way both write paths do: a request through ``GarageCommand/draft``.
-    static func entry(_ cmd: String, _ fields: [(String, JSONValue)], seq: inout UInt64) throws -> RecordedGarageEntry {
-        guard let command = GarageCommand.named(cmd) else { throw GarageProblem("test", "no \(cmd)") }
+    /// Builds entries the way both write paths do: a request through ``EntryCommand/draft``.
+    static func entry(_ cmd: String, _ fields: [(String, JSONValue)], seq: inout UInt64) throws -> RecordedEntry {
+        guard let command = EntryCommand.named(cmd) else { throw EntryProblem("test", "no \(cmd)") }
         let e = try command.draft(.object([("cmd", .string(cmd))] + fields + [("origin", .string("cli"))]), now: now)
         seq += 1
-        return RecordedGarageEntry(sequence: seq, entry: e, recordedAt: now)
+        return RecordedEntry(sequence: seq, entry: e, recordedAt: now)
     }
 
     static func fill(_ vehicle: String, _ at: String, _ odo: Double, _ litres: Double, _ price: Double, _ currency: String,
@@ -21,9 +22,9 @@ enum FixtureGarage {
          ("price", .number(price)), ("currency", .string(currency)), ("full", .bool(full)), ("missed", .bool(missed))]
     }
 
-    static func entries() throws -> [RecordedGarageEntry] {
+    static func entries() throws -> [RecordedEntry] {
         var seq: UInt64 = 100
-        var out: [RecordedGarageEntry] = []
+        var out: [RecordedEntry] = []
         out.append(try entry("vehicle.add", [("vehicle", .string("golf")), ("name", .string("Golf")), ("registration", .string("M-AB 123"))], seq: &seq))
         out.append(try entry("vehicle.add", [("vehicle", .string("van")), ("name", .string("Transit"))], seq: &seq))
         out.append(try entry("fuel.add", fill("golf", "2026-01-05T10:00:00Z", 10_000, 30, 45, "EUR"), seq: &seq))

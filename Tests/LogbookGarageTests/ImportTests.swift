@@ -2,6 +2,7 @@
 import Foundation
 import LogbookCore
 import LogbookGarage
+import LogbookRecords
 import Testing
 
 @Suite struct ImportTests {
@@ -44,9 +45,31 @@ import Testing
     @Test func badRowsAreReportedByLine() throws {
         let parsed = try FuelImport(text: try Self.fixture("lubelogger-bad.csv"), format: .lubelogger, options: .init(vehicle: "golf", currency: "EUR", dateOrder: .mdy))
         #expect(parsed.problems.map(\.line) == [3, 4, 6])
-        #expect(parsed.problems.map(\.message) == ["not a date: 13/40/2026 (read as mdy)", "odometer is not a number: ten thousand", "IsFillToFull is not true/false: Maybe"])
-        #expect(throws: GarageProblem("bad_request", "line 1: not a fuelly export (needs the columns fuelup_date, odometer, gallons or litres, price)")) {
+        #expect(parsed.problems.map(\.message) == ["not a date: 13/40/2026 (read as mdy; --date-order mdy, dmy or ymd)", "odometer is not a number: ten thousand", "IsFillToFull is not true/false: Maybe"])
+        #expect(throws: EntryProblem("bad_request", "line 1: not a fuelly export (needs the columns fuelup_date, odometer, gallons or litres, price)")) {
             try FuelImport(text: try Self.fixture("lubelogger-fuel.csv"), format: .fuelly, options: .init(vehicle: "golf", currency: "EUR"))
         }
+    }
+
+    static func lubeLogger(_ dates: [String]) -> String {
+        "Date,Odometer,FuelConsumed,Cost,FuelEconomy,IsFillToFull,MissedFuelUp,Notes,Tags\n"
+            + dates.enumerated().map { "\($0.element),\(10_000 + $0.offset * 500),40,70,,True,False,," }.joined(separator: "\n") + "\n"
+    }
+
+    /// Without --date-order, dates are read in the one order every row fits (a LubeLogger
+    /// export with US dates was refused as "ymd" before); an ambiguous file names the flag.
+    @Test func dateOrderIsTheOneEveryRowFits() throws {
+        let us = try FuelImport(text: Self.lubeLogger(["1/16/2029", "2/3/2029", "3/20/2029"]), format: .lubelogger, options: .init(vehicle: "golf", currency: "USD"))
+        #expect(us.problems.isEmpty)
+        #expect(us.rows.map { Self.value($0.fields, "at")?.stringValue } == ["2029-01-16T00:00:00Z", "2029-02-03T00:00:00Z", "2029-03-20T00:00:00Z"])
+        let eu = try FuelImport(text: Self.lubeLogger(["16.1.2029", "3.2.2029"]), format: .lubelogger, options: .init(vehicle: "golf", currency: "EUR"))
+        #expect(eu.rows.map { Self.value($0.fields, "at")?.stringValue } == ["2029-01-16T00:00:00Z", "2029-02-03T00:00:00Z"])
+        let iso = try FuelImport(text: Self.lubeLogger(["2029-01-16", "2029-02-03T08:00:00Z"]), format: .lubelogger, options: .init(vehicle: "golf", currency: "EUR"))
+        #expect(iso.problems.isEmpty && iso.rows.count == 2)
+        #expect(throws: EntryProblem("bad_request", "dates such as 1/6/2029 fit more than one order (mdy, dmy): give --date-order mdy or --date-order dmy")) {
+            try FuelImport(text: Self.lubeLogger(["1/6/2029", "2/7/2029"]), format: .lubelogger, options: .init(vehicle: "golf", currency: "EUR"))
+        }
+        let given = try FuelImport(text: Self.lubeLogger(["1/6/2029", "2/7/2029"]), format: .lubelogger, options: .init(vehicle: "golf", currency: "EUR", dateOrder: .dmy))
+        #expect(given.rows.map { Self.value($0.fields, "at")?.stringValue } == ["2029-06-01T00:00:00Z", "2029-07-02T00:00:00Z"])
     }
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 import LogbookCore
 import LogbookGarage
+import LogbookRecords
 import Testing
 
 @Suite struct ReportTests {
@@ -36,7 +37,7 @@ import Testing
         #expect(lines[1].hasPrefix("1,2026-01-05,12:00,13:00,golf,10000.0,"))
         #expect(lines[1].contains(",business,\"Visit, \"\"ACME\"\"\",ACME GmbH,,80.5,,,"))
         #expect(lines[1].contains("changed 1x"))
-        #expect(lines[2].contains(",commute,") && lines[2].hasSuffix(",,,25.3,2026-04-01T00:00:00Z,"))
+        #expect(lines[2].contains(",commute,") && lines[2].hasSuffix(",,,25.3,2026-04-01T00:00:00Z,,,recorded,0,,recorded"))
         #expect(lines[3].contains("\"Home, Munich\",48.10000 11.50000,4.0,unclassified"))
         #expect(Array(lines.suffix(9)) == [
             "#total,business,80.5", "#total,private,0.0", "#total,commute,25.3", "#total,unclassified,4.0",
@@ -53,5 +54,44 @@ import Testing
         let trip = TripOverview(id: TripID(9), startedAt: GPSTime(seconds: 1_767_225_600), startReason: "x", startPlace: "=HYPERLINK(\"x\")")
         let csv = MileageReport(year: 2026, vehicle: nil, trips: [trip], garage: garage, calibrations: [:], seal: .init(sequence: 0, chainHead: [], checkpointSequence: nil)).csv
         #expect(csv.contains("\"'=HYPERLINK(\"\"x\"\")\""))
+    }
+}
+
+@Suite struct ReportChangesTests {
+    @Test func changesAfterTheTripAreListedAndLateOnesFlagged() throws {
+        let trip = try ReportTests.trip(1, "2026-01-05T12:00:00Z", minutes: 60, km: 10)
+        let end = try #require(trip.endedAt)
+        func change(_ seq: UInt64, after hours: Int64, _ cmd: String, _ fields: [(String, JSONValue)]) throws -> RecordedEntry {
+            let e = try #require(EntryCommand.named(cmd)).draft(.object([("cmd", .string(cmd))] + fields + [("origin", .string("web"))]), now: end)
+            return RecordedEntry(sequence: seq, entry: e, recordedAt: GPSTime(nanoseconds: end.nanoseconds + hours * 3_600_000_000_000))
+        }
+        let history = [
+            try change(1, after: -1, "trip.classify", [("trip", .number(1)), ("class", .string("private"))]),  // during the trip
+            try change(2, after: 2, "trip.classify", [("trip", .number(1)), ("class", .string("business"))]),
+            try change(3, after: 24 * 9, "trip.assign", [("trip", .number(1)), ("driver", .string("Anna"))]),
+        ]
+        var corrected = trip
+        corrected.driver = "Anna"
+        corrected.corrected = true
+        let garage = Garage(entries: Array(history.prefix(2)))
+        let seal = MileageReport.JournalSeal(sequence: 9, chainHead: [1], checkpointSequence: nil)
+        let report = MileageReport(year: 2026, vehicle: nil, trips: [corrected], garage: garage, calibrations: [:], seal: seal, histories: [TripID(1): history])
+        let row = try #require(report.rows.first)
+        #expect(row.changes.map(\.entry.sequence) == [2, 3] && row.late && row.status == "corrected" && row.driver == "Anna")
+        let csv = report.csv.split(separator: "\n").map(String.init)
+        #expect(csv.contains("#change,1,2026-01-05T15:00:00Z,2 h 0 min,classified business,web,"))
+        #expect(csv.contains("#change,1,2026-01-14T13:00:00Z,9 d 0 h,assigned driver Anna,web,late"))
+        #expect(csv[1].hasSuffix(",Anna,corrected,2,yes,recorded"))
+        #expect(report.html.contains("Changes after the trip") && report.html.contains("9 d 0 h (late)"))
+    }
+
+    @Test func aVoidedTripIsListedAsVoidAndNotCounted() throws {
+        var trip = try ReportTests.trip(1, "2026-01-05T12:00:00Z", minutes: 60, km: 10)
+        trip.voided = true
+        trip.voidReason = "test drive"
+        let seal = MileageReport.JournalSeal(sequence: 9, chainHead: [1], checkpointSequence: nil)
+        let report = MileageReport(year: 2026, vehicle: nil, trips: [trip], garage: Garage(entries: []), calibrations: [:], seal: seal)
+        #expect(report.rows.first?.tripClass == "void" && report.totals.values.reduce(0, +) == 0)
+        #expect(report.html.contains("void: test drive"))
     }
 }

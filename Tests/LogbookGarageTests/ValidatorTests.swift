@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: MIT
 import LogbookCore
 import LogbookGarage
+import LogbookRecords
 import Testing
 
 @Suite struct ValidatorTests {
-    static func draft(_ cmd: String, _ fields: [(String, JSONValue)]) throws(GarageProblem) -> GarageEntry {
-        guard let command = GarageCommand.named(cmd) else { throw GarageProblem("test", cmd) }
+    static func draft(_ cmd: String, _ fields: [(String, JSONValue)]) throws(EntryProblem) -> RecordEntry {
+        guard let command = EntryCommand.named(cmd) else { throw EntryProblem("test", cmd) }
         return try command.draft(.object([("cmd", .string(cmd))] + fields), now: FixtureGarage.now)
     }
 
@@ -39,7 +40,7 @@ import Testing
         BadCase(command: "fuel.add", fields: "vehicle=golf odometer_km=1 litres=5 price=1 currency=EUR tank=5", message: "fuel.add has no field \"tank\""),
         BadCase(command: "fuel.amend", fields: "subject=golf@x", message: "fuel.amend needs at least one field to change"),
         BadCase(command: "trip.classify", fields: "trip=3 class=holiday", message: "class must be one of business, private, commute"),
-        BadCase(command: "trip.classify", fields: "trip=0 class=private", message: "trip must be between 1 and 9223372036854775807, got 0"),
+        BadCase(command: "trip.classify", fields: "trip=0 class=private", message: "trip must be a trip number (1 or more), got 0"),
         BadCase(command: "vehicle.add", fields: "vehicle=golf year=1885", message: "year must be between 1886 and 2100, got 1885"),
     ]
 
@@ -48,14 +49,14 @@ import Testing
             let parts = word.split(separator: "=", maxSplits: 1).map(String.init)
             return (parts[0], Double(parts[1]).map(JSONValue.number) ?? .string(parts[1]))
         }
-        #expect(throws: GarageProblem("bad_request", c.message)) { try Self.draft(c.command, fields) }
+        #expect(throws: EntryProblem("bad_request", c.message)) { try Self.draft(c.command, fields) }
     }
 
     @Test func checksAgainstTheGarage() throws {
         let garage = try FixtureGarage.garage()
-        func problem(_ cmd: String, _ fields: [(String, JSONValue)]) -> GarageProblem? {
+        func problem(_ cmd: String, _ fields: [(String, JSONValue)]) -> EntryProblem? {
             do {
-                try garage.check(try Self.draft(cmd, fields), tripExists: { $0 == TripID(7) })
+                try garage.check(try Self.draft(cmd, fields), trips: FixtureTrips([TripOverview(id: TripID(7), startReason: "manual")]))
                 return nil
             } catch { return error }
         }
@@ -81,7 +82,7 @@ import Testing
         var entries = try FixtureGarage.entries()
         entries.append(try FixtureGarage.entry("vehicle.retire", [("vehicle", .string("golf"))], seq: &seq))
         let garage = Garage(entries: entries)
-        #expect(throws: GarageProblem("retired_vehicle", "vehicle golf is retired")) {
+        #expect(throws: EntryProblem("retired_vehicle", "vehicle golf is retired")) {
             try garage.check(try Self.draft("fuel.add", FixtureGarage.fill("golf", "2026-04-01T00:00:00Z", 13_000, 5, 5, "EUR")))
         }
         try garage.check(try Self.draft("vehicle.add", [("vehicle", .string("polo")), ("registration", .string("M-AB 123"))]))
@@ -90,10 +91,10 @@ import Testing
     @Test func configuredVehiclesAreKnownAndTheJournalWins() throws {
         var seq: UInt64 = 0
         let amend = try FixtureGarage.entry("vehicle.amend", [("vehicle", .string("golf")), ("name", .string("Golf VIII"))], seq: &seq)
-        let garage = Garage(configured: [Vehicle(id: "golf", name: "Golf (config)", make: "VW")], entries: [amend])
+        let garage = Garage(configured: [ConfiguredVehicle(id: "golf", record: VehicleRecord(name: "Golf (config)", make: "VW"))], entries: [amend])
         let golf = try #require(garage.vehicle("golf"))
         #expect(golf.name == "Golf VIII")
-        #expect(golf.fields["make"] == .string("VW"))
+        #expect(golf.record.make == "VW")
         #expect(golf.configured)
     }
 

@@ -112,7 +112,7 @@ import Testing
         #expect(code == 78 && out.contains("logbook-uplink: config error: uplink.mqtt.hots: unknown key"), "\(out)")
         try "[uplink]\n".write(toFile: dir.file("none.toml"), atomically: true, encoding: .utf8)
         let (none, noneOut) = try run(TestPaths.product("logbook-uplink"), ["--config", dir.file("none.toml")])
-        #expect(none == 78 && noneOut.contains("neither"), "\(noneOut)")
+        #expect(none == 78 && noneOut.contains("uplink: no sink is set"), "\(noneOut)")
         let (usage, _) = try run(TestPaths.product("logbook-uplink"), ["--no-such-flag"])
         #expect(usage == 64)
     }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 import Foundation
 import LogbookCore
+import LogbookRecords
 import LogbookConfig
 import LogbookTestSupport
 import Testing

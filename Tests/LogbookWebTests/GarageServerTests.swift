@@ -8,6 +8,7 @@ import Logging
 import Testing
 
 @testable import LogbookWeb
+import LogbookRecords
 
 /// The Dashboard, Garage and Report over the real index of a real journal holding the Munich
 /// trip and garage entries as logbookd records them: the KPIs, fuel list, service state and
@@ -28,7 +29,7 @@ import Testing
                              ("every_km", .number(10_000)), ("last_done_at", .string("2026-01-01T00:00:00Z")), ("last_done_km", .number(0))]),
         ]
         for (name, fields) in requests {
-            let entry = try GarageCommand.named(name)!.draft(.object([("cmd", .string(name))] + fields + [("origin", .string("test"))]), now: GPSTime(seconds: 0))
+            let entry = try EntryCommand.named(name)!.draft(.object([("cmd", .string(name))] + fields + [("origin", .string("test"))]), now: GPSTime(seconds: 0))
             _ = try journal.append(.entry(UserEntry(
                 type: entry.type, action: .add, subject: entry.subject, fields: entry.fields, recordedAt: 1, origin: entry.origin)))
         }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 import Foundation
 import LogbookCore
+import LogbookRecords
 import LogbookTestSupport
 import Logging
 import NIOCore
@@ -42,7 +43,7 @@ enum WebHarness {
         c.stateDirectory = dir.file("state")
         c.runtimeDirectory = dir.file("run")
         c.password = password
-        c.vehicles = [.init(id: "golf", name: "Golf")]
+        c.vehicles = [ConfiguredVehicle(id: "golf", record: VehicleRecord(name: "Golf"))]
         return c
     }
 

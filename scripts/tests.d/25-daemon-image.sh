@@ -51,7 +51,7 @@ crypto="$(grep -cE '^(CCryptoBoringSSL_|\$s6Crypto)' <<<"$symbols" || true)"
 argparser="$(grep -cE '^\$s14ArgumentParser' <<<"$symbols" || true)"
 hot_size="$(readelf -SW "$bin" | sed -n 's/.* \.text\.hot  *PROGBITS  *[0-9a-f]*  *[0-9a-f]*  *\([0-9a-f]*\).*/\1/p')"
 hot_size=$((16#${hot_size:-0}))
-hot_listed="$(sed -n 's/.*hot-bytes: \([0-9]*\).*/\1/p' Sources/logbookd/hot-text.ld)"
+hot_listed="$(sed -n 's/.*hot-bytes: \([0-9]*\).*/\1/p' Sources/Apps/logbookd/hot-text.ld)"
 echo "daemon-image: logbookd exports $exported dynamic symbols, crypto symbols $crypto, ArgumentParser symbols $argparser, .text.hot $((hot_size / 1024)) KiB of $((hot_listed / 1024)) KiB listed"
 if [ "$exported" -gt 0 ]; then
     echo "daemon-image: FAIL: logbookd exports dynamic symbols again (see --no-export-dynamic in Package.swift)" >&2
@@ -66,7 +66,7 @@ if ! grep -q 'libsodium' <<<"$needed"; then
     status=1
 fi
 # libgps.so.28 pulls in the shared libstdc++ (~0.9 MiB resident): libgps and, for the static
-# Swift runtime, libstdc++ are linked in (Sources/CLogbookGPS, Sources/logbookd/link).
+# Swift runtime, libstdc++ are linked in (Sources/Ingest/CLogbookGPS, Sources/Apps/logbookd/link).
 if grep -qE '^lib(gps|stdc\+\+)\.so' <<<"$needed"; then
     echo "daemon-image: FAIL: logbookd needs $(grep -E '^lib(gps|stdc\+\+)\.so' <<<"$needed" | tr '\n' ' ')(see docs/memory.md)" >&2
     status=1

@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: MIT
+internal import HTTPTypes
+internal import Hummingbird
+internal import LogbookCore
+internal import LogbookExport
+internal import LogbookRecords
+internal import LogbookStore
+internal import NIOCore
+
+extension WebApp {
+    /// `/api/trips`, `/api/trips/{id}`, its picture and its exports.
+    func addTripRoutes(to router: Router<WebContext>) {
+        router.get("/api/trips") { request, _ -> Response in
+            let query = try Self.tripQuery(request.uri.queryParameters, defaultLimit: 50)
+            let vehicles = configuration
+            let trips = try await shelf.read { index in try index.trips(matching: query) }
+            return Responses.json(TripProperties.list(trips, vehicles: vehicles.vehicle))
+        }
+        router.get("/api/trips/:id") { _, context -> Response in
+            let id = try Self.tripID(context.parameters.get("id"))
+            let (trip, gaps) = try await shelf.read { index -> (TripOverview, [TripGap]) in
+                guard let trip = try index.trip(id) else { throw APIError.notFound("no trip \(id)") }
+                return (trip, try index.gaps(of: id))
+            }
+            let vehicle = configuration.vehicle(trip.vehicleID)
+            var members = TripProperties.apiMembers(of: trip, vehicle: vehicle)
+            members.append(("gaps", .array(gaps.map(TripProperties.gap))))
+            let offset = trip.startedAt.map(LocalTime.offset) ?? 0
+            members.append(
+                ("summary", .string(TripText.shareSummary(trip, units: units, vehicleName: vehicle?.name, utcOffset: offset))))
+            return Responses.json(.object(members))
+        }
+        router.get("/api/trips/:id/picture.svg") { _, context -> Response in
+            let id = try Self.tripID(context.parameters.get("id"))
+            let svg = try await tripPicture(id)
+            var response = Responses.text(svg, contentType: "image/svg+xml")
+            // The picture carries its own <style> and no script.
+            response.headers[.contentSecurityPolicy] = "default-src 'none'; style-src 'unsafe-inline'"
+            response.headers[.cacheControl] = "private, max-age=60"
+            return response
+        }
+        router.get("/api/trips/:id/export") { request, context -> Response in
+            let id = try Self.tripID(context.parameters.get("id"))
+            let name = request.uri.queryParameters["format"].map(String.init) ?? "gpx"
+            guard let format = ExportFormat(rawValue: name) else {
+                throw APIError.badRequest("format: expected gpx, geojson or csv, got \"\(name)\"")
+            }
+            var options = ExportOptions(units: units)
+            for v in configuration.vehicles { options.vehicles[v.id] = v.vehicle }
+            let bytes = try await shelf.read { [options] index -> [UInt8] in
+                let export = TripExport(format: format, options: options)
+                guard try index.trip(id) != nil else { throw APIError.notFound("no trip \(id)") }
+                let sink = MemorySink()
+                try export.write([id], from: index, to: sink)
+                return sink.bytes
+            }
+            var response = Responses.bytes(ByteBuffer(bytes: bytes), contentType: format.mediaType)
+            response.headers[.contentDisposition] = "attachment; filename=\"trip-\(id).\(format.fileExtension)\""
+            return response
+        }
+    }
+
+    var units: UnitSystem { configuration.imperialUnits ? .imperial : .metric }
+
+    /// Trip `id`'s picture (SVG) in the Pi's time zone; 404 when there is no such trip.
+    func tripPicture(_ id: TripID) async throws(APIError) -> String {
+        let units = self.units
+        let vehicles = configuration
+        return try await shelf.read { index -> String in
+            guard let trip = try index.trip(id) else { throw APIError.notFound("no trip \(id)") }
+            let start = trip.startedAt ?? GPSTime(seconds: 0)
+            let options = TripPictureOptions(
+                units: units, utcOffset: LocalTime.offset(start), timeZoneName: LocalTime.name(start),
+                vehicleName: vehicles.vehicle(trip.vehicleID)?.name)
+            return TripPicture(trip: trip, points: try index.points(of: id), gaps: try index.gaps(of: id), options: options).svg()
+        }
+    }
+
+    /// A trip number from a path: 400 unless it is a positive whole number.
+    static func tripID(_ text: String?) throws(APIError) -> TripID {
+        guard let text, let n = UInt64(text), n > 0 else {
+            throw APIError.badRequest("a trip id is a positive whole number, got \"\(text ?? "")\"")
+        }
+        return TripID(n)
+    }
+
+    /// `vehicle`, `since`, `until` (`YYYY-MM-DD` local or ISO 8601 UTC), `limit` (1…1000),
+    /// `include_discarded` (`true`/`false`, default true: listed, not counted).
+    static func tripQuery(_ parameters: Parameters, defaultLimit: Int) throws(APIError) -> TripQuery {
+        func value(_ name: String) -> String? {
+            guard let s = parameters[Substring(name)].map(String.init), !s.isEmpty else { return nil }
+            return s
+        }
+        let arguments = TripSelectionArguments(all: true, since: value("since"), until: value("until"), vehicle: value("vehicle"))
+        let selection: TripSelection
+        do throws(TripSelectionArguments.Problem) {
+            selection = try arguments.selection(utcOffset: LocalTime.offset)
+        } catch {
+            throw APIError.badRequest(error.description.replacing("--", with: ""))
+        }
+        guard case .matching(var query) = selection else { throw APIError.badRequest("no trips selected") }
+        if let s = value("include_discarded") {
+            guard s == "true" || s == "false" else { throw APIError.badRequest("include_discarded: expected true or false, got \"\(s)\"") }
+            query.includeDiscarded = s == "true"
+        }
+        var limit = defaultLimit
+        if let s = value("limit") {
+            guard let n = Int(s), (1...1000).contains(n) else { throw APIError.badRequest("limit: expected 1 to 1000, got \"\(s)\"") }
+            limit = n
+        }
+        query.limit = limit
+        return query
+    }
+}

@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: MIT
+import Foundation
+import LogbookCore
+import LogbookExport
+import LogbookRecords
+import LogbookSettings
+import LogbookStore
+
+/// `trips list` output.
+enum TripsListView {
+    static func table(_ trips: [TripOverview], _ settings: ReaderSettings) -> String {
+        guard !trips.isEmpty else { return "No trips recorded (yet) for this selection." }
+        let f = TripFormat(units: settings.units)
+        let header = ["Trip", "Date", "Vehicle", "Duration", "Distance", "Avg", "Max", "Route", "Start → end"]
+        var rows: [[String]] = []
+        for t in trips {
+            var end = t.endReason ?? "recording…"
+            if t.discarded { end += " (discarded)" }
+            if t.voided { end += " (void)" } else if t.corrected { end += " (corrected)" }
+            rows.append([
+                t.id.description, t.startedAt.map(TripFormat.dateTime) ?? "—",
+                settings.vehicle(t.vehicleID)?.name ?? "—", TripFormat.duration(t.duration), f.distance(t.distance),
+                f.speed(t.averageSpeed), f.speed(t.maxSpeed), TripFormat.route(t), "\(t.startReason) → \(end)",
+            ])
+        }
+        let widths = header.indices.map { i in max(header[i].count, rows.map { $0[i].count }.max() ?? 0) }
+        let numeric: Set<Int> = [0, 3, 4, 5, 6]
+        func line(_ cells: [String]) -> String {
+            cells.indices.map { i in i == cells.count - 1 ? cells[i] : pad(cells[i], widths[i], right: numeric.contains(i)) }
+                .joined(separator: "  ")
+        }
+        var out = [line(header)] + rows.map(line)
+        out.append(totalsLine(trips, f))
+        return out.joined(separator: "\n")
+    }
+
+    /// `3 trips · 512.3 km · 6 h 12 min` (discarded and voided trips are listed but not counted).
+    static func totalsLine(_ trips: [TripOverview], _ f: TripFormat) -> String {
+        let kept = trips.filter { !$0.discarded && !$0.voided }
+        let distance = kept.reduce(0) { $0 + $1.distance }, duration = kept.reduce(0) { $0 + $1.duration }
+        var s = "\(kept.count) trip\(kept.count == 1 ? "" : "s") · \(f.distance(distance)) · \(TripFormat.duration(duration))"
+        let discarded = trips.filter(\.discarded).count, voided = trips.filter { $0.voided && !$0.discarded }.count
+        let notCounted = [discarded > 0 ? "\(discarded) discarded" : nil, voided > 0 ? "\(voided) void" : nil].compactMap { $0 }
+        if !notCounted.isEmpty { s += " (\(notCounted.joined(separator: ", ")) not counted)" }
+        return s
+    }
+
+    static func json(_ trips: [TripOverview], _ settings: ReaderSettings) -> String {
+        TripProperties.list(trips, vehicles: settings.vehicle).serialized
+    }
+}
+
+/// `trips show` output.
+enum TripShowView {
+    static func text(_ t: TripOverview, _ gaps: [TripGap], _ settings: ReaderSettings) -> String {
+        let f = TripFormat(units: settings.units)
+        let vehicle = settings.vehicle(t.vehicleID)
+        let explain = BoundaryExplainer(trip: settings.daemon.trip)
+        var title = "Trip \(t.id)"
+        if let vehicle { title += " · \(vehicle.name)" }
+        if let start = t.startedAt { title += " · \(TripFormat.dateTime(start))" }
+        if let end = t.endedAt { title += " → \(TripFormat.dateTime(end))" }
+        switch t.state {
+        case .open: title += " · recording"
+        case .discarded: title += " · discarded (too short to keep)"
+        case .closed: break
+        }
+        var out = [title]
+        if t.voided { out.append("VOID     \(t.voidReason ?? "no reason given") — not counted (logbook trips restore \(t.id))") }
+        out += cards([
+            ("Distance", f.distance(t.distance)), ("Duration", TripFormat.duration(t.duration)),
+            ("Avg speed", f.speed(t.averageSpeed)), ("Max speed", f.speed(t.maxSpeed)),
+        ])
+        out.append("Started  \(t.startedAt.map(TripFormat.timeOfDay) ?? "—")  \(explain.start(t.startReason))")
+        out.append("Ended    \(t.endedAt.map(TripFormat.timeOfDay) ?? "—")  \(explain.end(t.endReason))")
+        if t.startPlace != nil || t.endPlace != nil { out.append("Route    \(TripFormat.route(t))") }
+        if let driver = settings.driver(of: t) { out.append("Driver   \(driver)") }
+        if !t.mergedFrom.isEmpty { out.append("Merged   trips \(t.mergedFrom.map(\.description).joined(separator: ", ")) were merged into this one") }
+        if let from = t.splitFrom { out.append("Split    from trip \(from)") }
+        out.append("Points   \(t.pointCount)" + (t.start.map { s in String(format: " · from %.5f, %.5f", s.latitude, s.longitude) } ?? "")
+            + (t.end.map { e in String(format: " to %.5f, %.5f", e.latitude, e.longitude) } ?? ""))
+        if gaps.isEmpty {
+            out.append("Gaps     none")
+        } else {
+            let bridged = gaps.filter(\.bridged).count
+            out.append("Gaps     \(gaps.count) without a fix, \(bridged) bridged (up to \(TripFormat.threshold(settings.daemon.trip.maxBridgedGap)))")
+            for g in gaps {
+                let what = g.bridged ? "bridged" : "not bridged: the distance across is not counted"
+                out.append("         \(TripFormat.timeOfDay(g.from)) → \(TripFormat.timeOfDay(g.to))  \(TripFormat.duration(g.seconds)), \(what)")
+            }
+        }
+        out.append("Share    \(f.shareSummary(t, vehicle: vehicle))")
+        return out.joined(separator: "\n")
+    }
+
+    /// The seed app's stat cards, as a row of boxes.
+    static func cards(_ cards: [(String, String)]) -> [String] {
+        let w = cards.map { max($0.0.count, $0.1.count) + 2 }
+        let top = "╭" + w.map { String(repeating: "─", count: $0) }.joined(separator: "┬") + "╮"
+        let bottom = "╰" + w.map { String(repeating: "─", count: $0) }.joined(separator: "┴") + "╯"
+        let labels = "│" + cards.indices.map { " " + pad(cards[$0].0, w[$0] - 1) }.joined(separator: "│") + "│"
+        let values = "│" + cards.indices.map { " " + pad(cards[$0].1, w[$0] - 1) }.joined(separator: "│") + "│"
+        return [top, labels, values, bottom]
+    }
+
+    static func json(_ t: TripOverview, _ gaps: [TripGap], _ settings: ReaderSettings) -> String {
+        JSONValue.object(members(t, gaps, settings)).serialized
+    }
+
+    static func members(_ t: TripOverview, _ gaps: [TripGap], _ settings: ReaderSettings) -> [(String, JSONValue)] {
+        let explain = BoundaryExplainer(trip: settings.daemon.trip)
+        var members = TripProperties.apiMembers(of: t, vehicle: settings.vehicle(t.vehicleID))
+        if t.driver == nil, let driver = settings.driver(of: t), let i = members.firstIndex(where: { $0.0 == "driver" }) { members[i].1 = .string(driver) }
+        members.append(("start_explained", .string(explain.start(t.startReason))))
+        members.append(("end_explained", .string(explain.end(t.endReason))))
+        members.append(("gaps", .array(gaps.map(TripProperties.gap))))
+        members.append(("summary", .string(TripFormat(units: settings.units).shareSummary(t, vehicle: settings.vehicle(t.vehicleID)))))
+        return members
+    }
+}
+
+extension TripShowView {
+    /// `--history`: every change to the trip, with when it was made and how long after the trip.
+    static func history(_ changes: [RecordedEntry], trip: TripOverview) -> String {
+        guard !changes.isEmpty else { return "History  no changes since it was recorded" }
+        var out = ["History"]
+        for c in changes {
+            let when = c.recordedAt.map(ISO8601.format) ?? "?"
+            let after = TripShowView.delay(c, trip: trip).map { ", \($0) after the trip" } ?? ""
+            out.append("  \(when)  \(c.entry.summary)  by \(c.entry.origin)\(after)")
+        }
+        return out.joined(separator: "\n")
+    }
+
+    /// How long after the trip's end a change was made (nil when unknown or before the end).
+    static func delay(_ c: RecordedEntry, trip: TripOverview) -> String? {
+        guard let made = c.recordedAt, let end = trip.endedAt, made > end else { return nil }
+        return TripFormat.duration(made.seconds(since: end))
+    }
+
+    static func json(_ t: TripOverview, _ gaps: [TripGap], _ settings: ReaderSettings, history: [RecordedEntry]?) -> String {
+        guard let history else { return json(t, gaps, settings) }
+        var members = members(t, gaps, settings)
+        members.append(("history", .array(history.map { c in
+            .object([
+                ("seq", .number(Double(c.sequence))), ("recorded_at", .string(c.recordedAt.map(ISO8601.format))),
+                ("type", .string(c.entry.type)), ("action", .string(c.entry.action.rawValue)), ("origin", .string(c.entry.origin)),
+                ("fields", c.entry.fields), ("change", .string(c.entry.summary)),
+            ])
+        })))
+        return JSONValue.object(members).serialized
+    }
+}

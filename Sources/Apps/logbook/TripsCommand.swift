@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: MIT
+import ArgumentParser
+import Foundation
+import LogbookCore
+import LogbookPlaces
+import LogbookRecords
+import LogbookStore
+
+/// `logbook trips …`: the recorded trips, from the trip index (caught up on every run).
+struct TripsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "trips", abstract: "List, show, export, classify and correct trips (from the trip index).",
+        subcommands: [
+            TripsListCommand.self, TripsShowCommand.self, TripsExportCommand.self, TripsClassifyCommand.self, TripsVoidCommand.self,
+            TripsRestoreCommand.self, TripsAssignCommand.self, TripsMergeCommand.self, TripsSplitCommand.self,
+        ])
+}
+
+/// `logbook trips list [--vehicle ID] [--since DATE] [--until DATE] [--limit N] [--json]`.
+struct TripsListCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list", abstract: "List trips, newest first, with a totals line.")
+
+    @OptionGroup var paths: PathOptions
+
+    @Option(name: .long, help: "Only this vehicle's trips (its id).")
+    var vehicle: String?
+
+    @Option(name: .long, help: "Trips that started on or after DATE (YYYY-MM-DD local, or ISO 8601).")
+    var since: String?
+
+    @Option(name: .long, help: "Trips that started before DATE (a plain date includes that day).")
+    var until: String?
+
+    @Option(name: .long, help: "At most N trips (the newest).")
+    var limit: Int?
+
+    @Flag(name: .long, help: "Print JSON (SI units, ISO 8601 times) instead of a table.")
+    var json = false
+
+    func run() async throws {
+        try await withExitCodes {
+            var query = TripQuery(vehicleID: vehicle, limit: limit)
+            if let since { query.since = try DateArgument.parse(since, option: "--since", endOfDay: false) }
+            if let until { query.until = try DateArgument.parse(until, option: "--until", endOfDay: true) }
+            if let limit, limit < 1 { throw CLIError.usage("--limit must be at least 1, got \(limit)") }
+            if vehicle?.isEmpty == true { throw CLIError.usage("--vehicle needs a vehicle id") }
+            var settings = try ReaderSettings.load(paths)
+            let trips = try IndexAccess.withIndex(settings) { index in
+                settings = try settings.withVehicles(from: index)
+                let namer = try PlaceNaming.namer(settings, index)
+                return try index.trips(matching: query).map(namer.named)
+            }
+            let text = json ? TripsListView.json(trips, settings) : TripsListView.table(trips, settings)
+            print(text)
+        }
+    }
+}
+
+/// `logbook trips show ID [--json]`.
+struct TripsShowCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "show", abstract: "Show one trip: stat cards, why it started and ended, gaps, a share summary.")
+
+    @OptionGroup var paths: PathOptions
+
+    @Argument(help: "The trip's number (see `logbook trips list`).")
+    var id: String
+
+    @Flag(name: .long, help: "Print JSON (SI units, ISO 8601 times) instead of text.")
+    var json = false
+
+    @Option(name: .customLong("svg"), help: "Also write the trip's picture (route coloured by speed, speed chart) as SVG to FILE.")
+    var svg: String?
+
+    @Option(name: .customLong("html"), help: "Also write a self-contained HTML page (stat cards and the picture) to FILE.")
+    var html: String?
+
+    @Flag(name: .long, help: "List every change made to the trip: when, what, from where.")
+    var history = false
+
+    func run() async throws {
+        try await withExitCodes {
+            guard let number = UInt64(id), number > 0 else { throw CLIError.usage("not a trip number: \"\(id)\"") }
+            if svg?.isEmpty == true || html?.isEmpty == true { throw CLIError.usage("--svg and --html need a file name") }
+            var settings = try ReaderSettings.load(paths)
+            let found = try IndexAccess.withIndex(settings) { index -> (TripOverview, [TripGap], [RecordedEntry])? in
+                settings = try settings.withVehicles(from: index)
+                guard let trip = try index.trip(TripID(number)) else {
+                    if let into = try index.mergedInto(TripID(number)) {
+                        throw CLIError.problem("trip \(number) was merged into trip \(into) (logbook trips show \(into))")
+                    }
+                    return nil
+                }
+                return (try PlaceNaming.namer(settings, index).named(trip), try index.gaps(of: trip.id), try index.history(of: trip.id))
+            }
+            guard let (trip, gaps, changes) = found else { throw CLIError.problem("no trip \(number) in the logbook") }
+            if json {
+                print(TripShowView.json(trip, gaps, settings, history: history ? changes : nil))
+            } else {
+                print(TripShowView.text(trip, gaps, settings))
+                if history { print(TripShowView.history(changes, trip: trip)) }
+            }
+            if svg != nil || html != nil {
+                try IndexAccess.withIndex(settings) { index in
+                    try TripPictureFiles.write(
+                        trip: trip.id, catalog: index, svg: svg, html: html,
+                        units: settings.units, vehicleName: settings.vehicle(trip.vehicleID)?.name)
+                }
+            }
+        }
+    }
+}
+
+/// `--since` / `--until` values.
+enum DateArgument {
+    /// `YYYY-MM-DD` (local midnight; with `endOfDay`, the next midnight), `YYYY-MM-DDTHH:MM[:SS]`
+    /// (local), or ISO 8601 with `Z`. Throws a usage error naming the option.
+    static func parse(_ text: String, option: String, endOfDay: Bool) throws -> GPSTime {
+        if let t = ISO8601.parse(text) { return t }
+        let digits = text.split(whereSeparator: { "-T:".contains($0) }).map(String.init)
+        let numbers = digits.compactMap { Int32($0) }
+        guard numbers.count == digits.count, [3, 5, 6].contains(numbers.count), text.count >= 10 else {
+            throw CLIError.usage("\(option): expected a date as YYYY-MM-DD, YYYY-MM-DDTHH:MM or ISO 8601, got \"\(text)\"")
+        }
+        var c = tm()
+        c.tm_year = numbers[0] - 1900
+        c.tm_mon = numbers[1] - 1
+        c.tm_mday = numbers[2]
+        c.tm_hour = numbers.count > 3 ? numbers[3] : 0
+        c.tm_min = numbers.count > 4 ? numbers[4] : 0
+        c.tm_sec = numbers.count > 5 ? numbers[5] : 0
+        c.tm_isdst = -1
+        guard (1...12).contains(numbers[1]), (1...31).contains(numbers[2]), c.tm_hour < 24, c.tm_min < 60, c.tm_sec < 61 else {
+            throw CLIError.usage("\(option): no such date or time: \"\(text)\"")
+        }
+        var check = c
+        guard mktime(&check) != -1, check.tm_mday == c.tm_mday, check.tm_mon == c.tm_mon else {
+            throw CLIError.usage("\(option): no such date: \"\(text)\"")
+        }
+        if endOfDay && numbers.count == 3 { c.tm_mday += 1 }
+        let seconds = mktime(&c)
+        return GPSTime(seconds: Int64(seconds))
+    }
+}

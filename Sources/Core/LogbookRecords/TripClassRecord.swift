@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: MIT
+public import LogbookCore
+
+/// A trip's classification for the mileage report (`type` `trip.class`, subject: the trip
+/// number). A reclassification is a new entry; the newest one counts.
+public struct TripClassRecord: EntryRecord {
+    public static let type = "trip.class"
+    /// Trip classes for the mileage report.
+    public static let classes = ["business", "private", "commute"]
+
+    public static let schema: [EntryField] = [
+        EntryField("class", .choice(classes)),
+        EntryField("purpose", .text(maxLength: 200)),
+        EntryField("partner", .text(maxLength: 200)),
+        EntryField("destination", .text(maxLength: 200)),
+    ]
+
+    /// `business`, `private` or `commute`.
+    public var tripClass: String
+    public var purpose: String?
+    public var partner: String?
+    public var destination: String?
+
+    public init(tripClass: String, purpose: String? = nil, partner: String? = nil, destination: String? = nil) {
+        self.tripClass = tripClass
+        self.purpose = purpose
+        self.partner = partner
+        self.destination = destination
+    }
+
+    public init(fields f: FieldReader) throws(EntryProblem) {
+        self.init(tripClass: try f.requiredString("class"), purpose: f.string("purpose"), partner: f.string("partner"), destination: f.string("destination"))
+    }
+
+    public var fields: JSONValue {
+        var w = FieldWriter()
+        w.set("class", tripClass)
+        w.set("purpose", purpose)
+        w.set("partner", partner)
+        w.set("destination", destination)
+        return w.json
+    }
+}
