@@ -176,8 +176,8 @@ let package = Package(
         module(
             "Apps", "LogbookWeb",
             [
-                "LogbookCore", "LogbookConfig", "LogbookSettings", "LogbookRecords", "LogbookControl", "LogbookStore",
-                "LogbookExport", "LogbookGarage", "LogbookGarageStore", "LogbookPlaces",
+                "LogbookCore", "LogbookConfig", "LogbookSettings", "LogbookRecords", "LogbookControl", "LogbookJournal",
+                "LogbookStore", "LogbookExport", "LogbookGarage", "LogbookGarageStore", "LogbookPlaces",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -190,7 +190,11 @@ let package = Package(
             ["LogbookWeb", "LogbookSystemd", .product(name: "Hummingbird", package: "hummingbird"), argumentParser, log]),
         // The journal to MQTT (Home Assistant) and PostgreSQL: follower, cursors, sinks as Services.
         module(
-            "Apps", "LogbookUplink", ["LogbookCore", "LogbookConfig", "LogbookJournal", crypto, log, serviceLifecycle]),
+            "Apps", "LogbookUplink",
+            [
+                "LogbookCore", "LogbookConfig", "LogbookSettings", "LogbookRecords", "LogbookJournal", "LogbookGarage", crypto, log,
+                serviceLifecycle,
+            ]),
         // The uplink's adapters, beside it because they implement its ports (MQTTTransport,
         // SQLConnection): the only importers of libmosquitto and libpq.
         cModule("Apps", "CLogbookMosquitto", pkgConfig: "libmosquitto", apt: ["libmosquitto-dev"]),
@@ -237,7 +241,8 @@ let package = Package(
         // Without GPIO hardware only the error path and stop are testable (see GPIOIgnitionMonitor).
         .testTarget(name: "LogbookGPIOTests", dependencies: ["LogbookGPIO", "LogbookCore", log]),
         .testTarget(
-            name: "LogbookJournalTests", dependencies: ["LogbookJournal", "LogbookCore", "LogbookTestSupport", log, crypto]),
+            name: "LogbookJournalTests",
+            dependencies: ["LogbookJournal", "LogbookCore", "LogbookRecords", "LogbookTestSupport", log, crypto]),
         .testTarget(
             name: "LogbookStoreTests", dependencies: ["LogbookStore", "LogbookCore", "LogbookJournal", "LogbookTestSupport", grdb, log]),
         .testTarget(name: "LogbookPlacesTests", dependencies: ["LogbookPlaces", "LogbookCore", "LogbookTestSupport"]),
@@ -258,13 +263,13 @@ let package = Package(
             name: "LogbookWebTests",
             dependencies: [
                 "LogbookWeb", "LogbookCore", "LogbookControl", "LogbookConfig", "LogbookJournal", "LogbookGarage",
-                "LogbookRecords", "LogbookTestSupport", .product(name: "NIOCore", package: "swift-nio"), log,
+                "LogbookRecords", "LogbookStore", "LogbookTestSupport", .product(name: "NIOCore", package: "swift-nio"), log,
             ]),
         .testTarget(
             name: "LogbookUplinkTests",
             dependencies: [
                 "LogbookUplink", "LogbookMQTT", "LogbookPostgres", "LogbookJournal", "LogbookCore", "LogbookConfig",
-                "LogbookTestSupport", log,
+                "LogbookRecords", "LogbookGarage", "LogbookControl", "LogbookTestSupport", log,
             ]),
     ],
     swiftLanguageModes: [.v6]

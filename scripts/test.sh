@@ -24,7 +24,13 @@ scripts/check-layers.py 2>&1 | tee .build/swift-test.log
 # a brute-force check in numpy) never starve the timing-checked process tests on 2 cores.
 echo "== swift test (core, daemon, sources: the timing-checked process tests)"
 swift test --skip-build "${flags[@]}" --skip LogbookJournalTests --skip LogbookUplinkTests --skip LogbookStoreTests \
-    --skip LogbookExportTests --skip LogbookPlacesTests --skip LogbookWebTests 2>&1 | tee -a .build/swift-test.log
+    --skip LogbookExportTests --skip LogbookPlacesTests --skip LogbookWebTests --skip LogbookCLITests --skip LogbookOBDTests \
+    2>&1 | tee -a .build/swift-test.log
+# The CLI's corrections replay the Swiss drive at 100x and the OBD tests run the ELM327
+# emulator: beside the daemon's timing-checked tests they took both cores (a reload test
+# failed in CI that way), so they have a pass of their own.
+echo "== swift test (CLI on recorded drives, OBD-II emulator)"
+swift test --skip-build "${flags[@]}" --filter LogbookCLITests --filter LogbookOBDTests 2>&1 | tee -a .build/swift-test.log
 echo "== swift test (index, exports, places: recorded drives, real tools)"
 swift test --skip-build "${flags[@]}" --filter LogbookStoreTests --filter LogbookExportTests --filter LogbookPlacesTests \
     --skip "LogbookStoreTests.KillTests" --skip "LogbookStoreTests.PrivacyZoneDriveTests" 2>&1 | tee -a .build/swift-test.log

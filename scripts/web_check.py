@@ -10,6 +10,8 @@ Against a real logbook-web in front of a real logbookd fed by a replaying gpsd:
          going back is refused on the page with what was typed kept; the Dashboard shows the
          fill-ups and the economy chart; trip 1 is classified business on its page; the Report
          counts it as business and its printable page opens;
+  writes every other write the CLI makes, through the forms (web_writes.py), the trip's
+         history panel, and a refusal that `logbook` words the same way;
   auth   (second server, with a password) pages redirect to the login, the API answers 401,
          a wrong password is refused, the right one opens the Live page.
 Screenshots (phone-sized) go to --shots. One line per check: "web-browser: <check>: ok …".
@@ -17,61 +19,14 @@ Exit 1 on the first failure.
 """
 import argparse
 import json
-import sys
 import time
-import urllib.error
-import urllib.request
 
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
-from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException, WebDriverException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as ec
-from selenium.webdriver.support.ui import Select, WebDriverWait
+from selenium.webdriver.support.ui import Select
 
-PHONE = (412, 915)  # a common Android phone's CSS viewport
-
-
-def browser():
-    options = webdriver.ChromeOptions()
-    options.binary_location = "/usr/bin/chromium"
-    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                 f"--window-size={PHONE[0]},{PHONE[1]}", "--hide-scrollbars", "--force-device-scale-factor=1"):
-        options.add_argument(flag)
-    options.add_experimental_option("mobileEmulation", {
-        "deviceMetrics": {"width": PHONE[0], "height": PHONE[1], "pixelRatio": 2.0},
-        "userAgent": "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156 Mobile Safari/537.36"})
-    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
-
-
-def waiting(driver, seconds):
-    """A wait whose conditions may meet an element that is not there yet, or one that a page
-    script replaced: both are retried until the time is up."""
-    return WebDriverWait(driver, seconds, ignored_exceptions=(NoSuchElementException, StaleElementReferenceException))
-
-
-def submit(driver, element, seconds=30):
-    """Clicks a button or link that loads a new page and waits until the new page has loaded.
-
-    The old page is marked first (a property on its window object, which a new document does
-    not have); the wait then asks the browser for that mark until a fully loaded document
-    without it answers. It never asks about an element of the old page: an element of a page
-    being unloaded can make Chromium answer "Node with given id does not belong to the
-    document", an error a staleness wait does not retry. Errors while the navigation is in
-    flight are retried, the wait ends on the new page's own state."""
-    driver.execute_script("window.__logbookOldPage = true")
-    element.click()
-
-    def new_page_loaded(d):
-        return d.execute_script(
-            "return window.__logbookOldPage !== true && document.readyState === 'complete'")
-
-    WebDriverWait(driver, seconds, ignored_exceptions=(WebDriverException,)).until(new_page_loaded)
-
-
-def fail(check, why):
-    print(f"web-browser: {check}: FAIL {why}", flush=True)
-    sys.exit(1)
+import web_writes
+from web_browser import browser, fail, status, submit, waiting
 
 
 def distance_km(driver):
@@ -191,15 +146,6 @@ def garage(driver, base, shots):
           "printable page shows the purpose", flush=True)
 
 
-def status(url, headers=None, data=None, method=None):
-    request = urllib.request.Request(url, headers=headers or {}, data=data, method=method)
-    try:
-        with urllib.request.urlopen(request) as r:
-            return r.status, r.read()
-    except urllib.error.HTTPError as e:
-        return e.code, e.read()
-
-
 def auth(driver, base, password):
     wait = waiting(driver, 30)
     code, body = status(base + "/api/live")
@@ -237,6 +183,7 @@ def main():
     p.add_argument("--password-file", required=True)
     p.add_argument("--shots", required=True)
     p.add_argument("--step", choices=["live", "rest"], required=True)
+    p.add_argument("--logbook", required=True, help="the logbook command line (binary and --config), for the same refusal")
     a = p.parse_args()
     driver = browser()
     try:
@@ -245,6 +192,7 @@ def main():
         else:
             trips(driver, a.base, a.shots)
             garage(driver, a.base, a.shots)
+            web_writes.run(driver, a.base, a.shots, a.logbook.split())
             auth(driver, a.secure_base, open(a.password_file).read().strip())
     finally:
         driver.quit()

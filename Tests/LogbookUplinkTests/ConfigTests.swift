@@ -2,6 +2,7 @@
 import Foundation
 import LogbookConfig
 import LogbookCore
+import LogbookRecords
 import LogbookTestSupport
 import LogbookUplink
 import Testing
@@ -41,7 +42,7 @@ import Testing
             batch_points = 2000
             """, env: ["LOGBOOKD_UPLINK_MQTT_PORT": "8883"])
         #expect(c.journalDirectory == "/srv/lb/journal" && c.liveStatePath == "/run/lb/live.json")
-        #expect(c.deviceID == "golf-pi" && c.vehicles.map(\.name) == ["Golf"])
+        #expect(c.deviceID == "golf-pi" && c.vehicles.map(\.id) == ["golf"] && c.vehicles.map(\.record.name) == ["Golf"])
         #expect(c.mqtt?.host == "broker.lan" && c.mqtt?.port == 8883 && c.mqtt?.caFile == "/etc/ssl/ca.pem")
         #expect(c.postgres?.batchPoints == 2000)
         #expect(try load("").mqtt == nil)
@@ -56,5 +57,8 @@ import Testing
         #expect(error("[uplink.postgres]\nurl = \"x\"\n", env: ["LOGBOOKD_UPLINK_POSTGRES_BATCH_POINTS": "many"])
             .contains("LOGBOOKD_UPLINK_POSTGRES_BATCH_POINTS"))
         #expect(error("[uplnk]\n").contains("uplnk: unknown key"))
+        // `[[vehicle]]` is read by the daemon's parser, with its rules.
+        #expect(error("[[vehicle]]\nid = \"golf\"\nyear = 1700\n").contains("vehicle[0].year"), "\(error("[[vehicle]]\nid = \"golf\"\nyear = 1700\n"))")
+        #expect(error("[[vehicle]]\nid = \"Golf Car\"\n").contains("vehicle[0].id"))
     }
 }

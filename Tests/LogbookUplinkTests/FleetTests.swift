@@ -192,22 +192,14 @@ import Testing
                 #expect(after.contains { ($0["updated_at"]?.stringValue ?? "") > before }, "\(e.car.name): no fresh live state after the restart")
             }
         }
-        // Home Assistant: every entity of every car, as the broker holds it.
-        // Each entity's config is checked every time the broker delivered it (at every
-        // connection of its uplink); an entity counts once, and only if every copy passed.
-        var passed = Set<String>(), failed = Set<String>()
-        for m in messages where m.1.hasPrefix("homeassistant/") {
-            let device = expected.first { m.2.contains("logbook/\($0.device)/") }
-            let vehicle = device?.car.name ?? ""
-            let state = messages.last { $0.1 == "logbook/\(device?.device ?? "")/vehicle/\(vehicle)/state" }.flatMap { try? JSONValue.parse($0.2) }
-            let location = messages.last { $0.1 == "logbook/\(device?.device ?? "")/vehicle/\(vehicle)/location" }.flatMap { try? JSONValue.parse($0.2) }
-            let problems = HASchema.problems(topic: m.1, payload: m.2, state: state, location: location)
-            #expect(problems.isEmpty, "\(m.1): \(problems)")
-            if problems.isEmpty { passed.insert(m.1) } else { failed.insert(m.1) }
-        }
-        let entities = passed.union(failed).count
-        print("uplink: ha-discovery: \(passed.subtracting(failed).count) entities checked against the schema")
-        #expect(entities == 3 * HADiscovery.entities.filter { $0.source != .garage }.count)
+        // Home Assistant: every entity of every car, as the broker delivered it (at every
+        // connection of its uplink), and every state message, through HA's own schemas and
+        // entity classes.
+        let ha = try HomeAssistantCheck.run(messages, directory: dir.path)
+        #expect(ha.status == 0 && ha.invalidConfigs == 0, "\(ha.failures.prefix(20))")
+        let entities = Set(messages.filter { $0.1.hasPrefix("homeassistant/") }.map(\.1)).count
+        #expect(entities == 3 * HADiscovery.entities.count)
+        print("uplink: ha-discovery: \(entities) entities, \(ha.validConfigs) discovery messages valid in Home Assistant \(HomeAssistantCheck.version), \(ha.failures.count) problems")
 
         // The witness: a journal rewritten with the stolen key verifies locally, not against
         // the checkpoints the fleet store and the MQTT collector received.

@@ -2,6 +2,7 @@
 import Foundation
 import LogbookCore
 import LogbookJournal
+import LogbookRecords
 import LogbookUplink
 import Testing
 
@@ -21,54 +22,45 @@ import Testing
         return (try? JSONValue.parse(text)) ?? .null
     }()
 
-    func ledger() -> VehicleLedger {
-        var l = VehicleLedger()
-        l.apply(.tripStarted(TripStarted(id: TripID(11), vehicleID: "golf", reason: "manual", monotonicNanoseconds: 1, bootID: "b")),
-                defaultVehicle: "car")
-        l.apply(.tripEnded(TripEnded(id: TripID(11), reason: "manual", gpsTime: GPSTime(seconds: 1_900_000_000),
-                                     summary: TripSummary(distance: 8_000, duration: 900, maxSpeed: 20, averageSpeed: 9, pointCount: 900))),
-                defaultVehicle: "car")
-        l.apply(.entry(UserEntry(type: "odometer", action: .add, subject: "golf", fields: .object([("km", .number(50_000))]),
-                                 origin: "cli")), defaultVehicle: "car")
-        return l
+    @Test func theStateCarriesEverySensorsKeyAndUnknownsAsNull() throws {
+        let view = try #require(LiveView(live: Self.live, defaultVehicle: "car"))
+        let feed = LedgerFeed()
+        feed.entry(VehicleRecord(name: "Golf"), subject: "golf")
+        var state = VehicleState.state(vehicle: "golf", live: view, figures: feed.view()["golf"])
+        // A car without a finished trip: numeric unknowns are null (HA's numeric sensors take
+        // "None"); the timestamp is not sent on its topic at all.
+        #expect(state["last_trip_end"]?.isNull == true && state["last_trip_distance_km"]?.isNull == true)
+        #expect(state["last_trip_withdrawn"]?.boolValue == false)
+        #expect(VehicleState.lastTrip(feed.view()["golf"]) == nil)
+        #expect(state["speed_kmh"]?.doubleValue == 97.4 && state["driving"]?.boolValue == true)
+        for e in HADiscovery.entities where e.component == "sensor" && e.key != "service_due" {
+            #expect(state[e.key] != nil, "state lacks \(e.key)")
+        }
+        feed.trip(11, "golf", 8_000, hour: 1)
+        feed.entry(OdometerRecord(vehicle: "golf", at: feed.time(hour: 0), odometerKm: 50_000), subject: "golf@0")
+        state = VehicleState.state(vehicle: "golf", live: view, figures: feed.view()["golf"])
+        #expect(state["odometer_km"]?.doubleValue == 50_008)  // the reading plus the trip after it
+        #expect(state["last_trip_distance_km"]?.doubleValue == 8)
+        #expect(VehicleState.lastTrip(feed.view()["golf"])?["end"]?.stringValue == ISO8601.format(feed.time(hour: 1.5)))
+        #expect(VehicleState.location(view)?["gps_accuracy"]?.doubleValue == 17)
     }
 
-    @Test func everyEntityIsAcceptedByHomeAssistantsSchemaFieldByField() throws {
-        let view = try #require(LiveView(live: Self.live, defaultVehicle: "car"))
-        let state = VehicleState.state(vehicle: "golf", live: view, ledger: ledger())
-        let location = VehicleState.location(view)
+    @Test func everyEntityHasAUniqueIDAndTheTimestampReadsItsOwnTopic() throws {
         let vehicle = HADiscovery.VehicleInfo(id: "golf", name: "Golf", make: "VW", model: "Golf")
-        let messages = HADiscovery.messages(for: vehicle, topics: topics, discoveryPrefix: "homeassistant", includeGarage: true)
+        let messages = HADiscovery.messages(for: vehicle, topics: topics, discoveryPrefix: "homeassistant")
         #expect(messages.count == HADiscovery.entities.count)
         var ids = Set<String>()
         for m in messages {
             #expect(m.retain)
-            // The garage sensors have no values yet: check them without a state document.
-            let garage = HADiscovery.entities.contains { $0.source == .garage && m.topic.contains("_" + $0.key + "/") }
-            let problems = HASchema.problems(topic: m.topic, payload: m.payload, state: garage ? nil : state, location: location)
-            #expect(problems.isEmpty, "\(m.topic): \(problems)")
-            let unique = try #require((try JSONValue.parse(m.payload))["unique_id"]?.stringValue)
+            let payload = try JSONValue.parse(m.payload)
+            let unique = try #require(payload["unique_id"]?.stringValue)
             #expect(ids.insert(unique).inserted, "duplicate unique_id \(unique)")
         }
-        #expect(state["speed_kmh"]?.doubleValue == 97.4)
-        #expect(state["odometer_km"]?.doubleValue == 50_000)  // the reading; nothing driven since
-        #expect(state["last_trip_distance_km"]?.doubleValue == 8)
-        #expect(state["driving"]?.boolValue == true)
-        #expect(location?["gps_accuracy"]?.doubleValue == 17)
-    }
-
-    @Test func theValidatorRefusesWhatHomeAssistantRefuses() {
-        let good = HADiscovery.messages(for: .init(id: "golf", name: "Golf"), topics: topics, discoveryPrefix: "homeassistant")
-        let speed = good.first { $0.topic.contains("speed_kmh") }!
-        func broken(_ from: String, _ to: String) -> [String] {
-            HASchema.problems(topic: speed.topic, payload: speed.payload.replacingOccurrences(of: from, with: to),
-                              state: nil, location: nil)
-        }
-        #expect(!broken("\"km/h\"", "\"kmh\"").isEmpty)                 // unit not in DEVICE_CLASS_UNITS[speed]
-        #expect(!broken("\"measurement\"", "\"total_increasing\"").isEmpty)  // speed only takes measurement
-        #expect(!broken("\"device_class\":\"speed\"", "\"device_class\":\"velocity\"").isEmpty)
-        #expect(!broken("\"identifiers\"", "\"ids_typo\"").isEmpty)
-        #expect(!broken("\"unique_id\"", "\"uniq\"").isEmpty)             // abbreviations are not full names
-        #expect(!HASchema.problems(topic: "homeassistant/sensor/a b/c/config", payload: speed.payload, state: nil, location: nil).isEmpty)
+        let timestamp = try #require(messages.first { $0.topic.contains("_last_trip_end/") })
+        let payload = try JSONValue.parse(timestamp.payload)
+        #expect(payload["state_topic"]?.stringValue == topics.vehicleLastTrip("golf"))
+        #expect(payload["availability_mode"]?.stringValue == "all" && payload["availability_topic"] == nil)
+        let removals = HADiscovery.removals(for: "golf", topics: topics, discoveryPrefix: "homeassistant")
+        #expect(removals.map(\.topic) == messages.map(\.topic) && removals.allSatisfy { $0.payload.isEmpty && $0.retain })
     }
 }

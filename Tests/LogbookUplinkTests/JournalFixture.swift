@@ -2,6 +2,7 @@
 import Foundation
 import LogbookCore
 import LogbookJournal
+import LogbookRecords
 import LogbookTestSupport
 import Logging
 
@@ -23,12 +24,13 @@ struct JournalFixture {
             JournalConfiguration(directory: stateDirectory + "/journal", stateDirectory: stateDirectory,
                                  checkpointInterval: .milliseconds(1)),
             logger: Logger(label: "fixture"))
+        // The entries as the CLI writes them (the typed records), not a shape of the uplink's own.
+        let before = GPSTime(nanoseconds: (fixes.first?.time.nanoseconds ?? 0) - 3_600_000_000_000)
         _ = try journal.append(.entry(UserEntry(
-            type: "vehicle", action: .add, subject: vehicle,
-            fields: .object([("name", .string("Test " + vehicle)), ("make", .string("VW")), ("model", .string("Golf"))]),
-            origin: "test")))
+            VehicleRecord(name: "Test " + vehicle, make: "VW", model: "Golf").entry(subject: vehicle, origin: "test"), recordedAt: before)))
+        let reading = OdometerRecord(vehicle: vehicle, at: before, odometerKm: 12_000)
         _ = try journal.append(.entry(UserEntry(
-            type: "odometer", action: .add, subject: vehicle, fields: .object([("km", .number(12_000))]), origin: "test")))
+            reading.entry(subject: FuelRecord.subject(vehicle: vehicle, at: before), origin: "test"), recordedAt: before)))
         let id = journal.nextTripID()
         _ = try journal.append(.tripStarted(TripStarted(
             id: id, vehicleID: vehicle, reason: "manual", gpsTime: fixes.first?.time, monotonicNanoseconds: 1, bootID: "test")))

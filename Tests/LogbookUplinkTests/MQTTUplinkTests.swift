@@ -50,10 +50,11 @@ import Testing
             let v = received.values[device]?[seq]
             #expect(v?.0 == p.latitude && v?.1 == p.longitude, "seq \(seq)")
         }
-        // Home Assistant: every entity's discovery payload, checked against the schema. The live
-        // publisher announces a vehicle on its next tick (every 0.25 s) after the sink's ledger
-        // learns of it, so discovery and the state may follow the last point: wait for them.
-        let expected = HADiscovery.entities.filter { $0.source != .garage }.count
+        // Home Assistant: every entity's discovery payload and every state message, through
+        // HA's own schemas and entity classes. The live publisher announces a vehicle on its
+        // next tick (every 0.25 s) after the sink's ledger learns of it, so discovery and the
+        // state may follow the last point: wait for them.
+        let expected = HADiscovery.entities.count
         func vehicleState(_ messages: [(Double, String, String)]) -> JSONValue? {
             messages.last { $0.1 == "logbook/\(device)/vehicle/golf/state" }.flatMap { try? JSONValue.parse($0.2) }
         }
@@ -61,16 +62,18 @@ import Testing
             let m = sub.messages
             return m.filter { $0.1.hasPrefix("homeassistant/") }.count >= expected
                 && vehicleState(m)?["odometer_km"]?.doubleValue ?? 0 > 12_000
+                && m.contains { $0.1 == "logbook/\(device)/vehicle/golf/last_trip" }
         }
         let messages = sub.messages
         let state = vehicleState(messages)
-        #expect(state?["odometer_km"]?.doubleValue ?? 0 > 12_000, "odometer estimate = entry + trip")
-        let configs = messages.filter { $0.1.hasPrefix("homeassistant/") }
-        #expect(configs.count == expected)
-        for c in configs {
-            let problems = HASchema.problems(topic: c.1, payload: c.2, state: state, location: nil)
-            #expect(problems.isEmpty, "\(c.1): \(problems)")
-        }
+        // The reading written as the CLI writes it (`odometer`: vehicle, at, odometer_km), plus the trip after it.
+        #expect(state?["odometer_km"]?.doubleValue ?? 0 > 12_000, "odometer estimate = reading + trip")
+        #expect(messages.filter { $0.1.hasPrefix("homeassistant/") }.count == expected)
+        let ha = try HomeAssistantCheck.run(messages, directory: dir.path)
+        #expect(ha.status == 0 && ha.validConfigs == expected && ha.invalidConfigs == 0, "\(ha.output)")
+        let node = "logbook_" + device + "_golf_"
+        #expect(Double(ha.state(node + "odometer_km") ?? "") ?? 0 > 12_000, "HA shows \(ha.entities[node + "odometer_km"] ?? .null)")
+        #expect(ha.state(node + "last_trip_end")?.hasPrefix("20") == true, "\(ha.entities[node + "last_trip_end"] ?? .null)")
         let stopped = uplink.process.stop()
         #expect(stopped == 0, "\(uplink.process.log)")
         #expect(await eventually { sub.messages.last { $0.1.hasSuffix("/availability") }?.2 == "offline" })

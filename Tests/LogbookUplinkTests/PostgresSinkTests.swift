@@ -3,6 +3,7 @@ import Foundation
 import LogbookCore
 import LogbookJournal
 import LogbookPostgres
+import LogbookRecords
 import LogbookTestSupport
 import LogbookUplink
 import Logging
@@ -37,13 +38,13 @@ import Testing
             }
             return await group.reduce(into: [[Int]]()) { $0.append($1) }
         }
-        #expect(applied.sorted { $0.count < $1.count } == [[], [], [1]], "\(applied)")
-        #expect(try pg.psql("SELECT count(*) FROM schema_migrations") == "1")
+        #expect(applied.sorted { $0.count < $1.count } == [[], [], Array(1...FleetSchema.version)], "\(applied)")
+        #expect(try pg.psql("SELECT count(*) FROM schema_migrations") == String(FleetSchema.version))
 
         let key = try #require(Uplink.trustedKey(stateDirectory: journal.stateDirectory))
         let device = DeviceIdentity(id: DeviceIdentity.derivedID(publicKey: key), publicKey: key)
         let sink = PostgresSink(connector: PostgresConnector(url: pg.url), device: device,
-                                vehicles: [Vehicle(id: "golf", name: "Golf", make: "VW")], logger: logger)
+                                vehicles: [ConfiguredVehicle(id: "golf", record: VehicleRecord(name: "Golf", make: "VW"))], logger: logger)
         let signal = WorkerSignal()
         #expect(sink.becomeReady())
         let all = try items(journal.journalDirectory)
@@ -65,7 +66,8 @@ import Testing
         #expect(try pg.psql("SELECT count(*) FROM events WHERE kind = 'entry'") == "2")
         let checkpoints = try JournalReader(directory: journal.journalDirectory).checkpoints().count
         #expect(try pg.psql("SELECT count(*) FROM checkpoints") == String(checkpoints))
-        #expect(try pg.psql("SELECT name, make FROM vehicles") == "Golf|VW")
+        // The registry: the configured vehicle, with the journal's `vehicle` entry over it.
+        #expect(try pg.psql("SELECT name, make, model, retired FROM vehicles") == "Test golf|VW|Golf|f")
 
         // A rewind drops what the journal no longer holds.
         let last = journal.points.last!.0

@@ -13,7 +13,8 @@ import LogbookRecords
 /// The Dashboard, Garage and Report over the real index of a real journal holding the Munich
 /// trip and garage entries as logbookd records them: the KPIs, fuel list, service state and
 /// report against figures worked out by hand, and every bad input answered 4xx before it
-/// reaches the daemon (none runs here, so a write that passes the checks gets 503).
+/// reaches the journal (no daemon runs here: a write that passes the checks is appended under
+/// the journal's lock, as `logbook` does).
 @Suite(.serialized) struct GarageServerTests {
     /// Two full fill-ups 600 km apart (36 L: 6.00 L/100 km) and an oil change due every
     /// 10,000 km, last done at 0 km (overdue at ~10,600 km).
@@ -114,8 +115,11 @@ import LogbookRecords
             #expect(try await post("/api/fuel", #"{"vehicle":"golf","odometer_km":9000,"litres":30,"price":50,"currency":"EUR"}"#) == (422, "odometer_backwards"))
             #expect(try await post("/api/trips/1/class", #"{"class":"leisure"}"#) == (400, "bad_request"))
             #expect(try await post("/api/trips/99/class", #"{"class":"business"}"#) == (404, "unknown_trip"))
-            // Valid, so it goes to logbookd, which is not running here.
-            #expect(try await post("/api/fuel", #"{"vehicle":"golf",\#(fill)}"#) == (503, "daemon_unreachable"))
+            // Valid; logbookd is not running here, so it is appended under the journal's lock
+            // (the CLI's way without a daemon) and the next read shows it.
+            #expect(try await post("/api/fuel", #"{"vehicle":"golf",\#(fill)}"#) == (200, nil))
+            let logs = try await client.request("GET", "/api/fuel", headers: headers)
+            #expect(logs.json?["fuel_logs"]?.items?.first?["odometer_km"] == .number(11_000), "\(logs)")
             // The Garage form: a refusal comes back on the page, with what was typed.
             let form = try await client.request(
                 "POST", "/garage/fuel", headers: ["Cookie": "logbook_session=\(cookie)", "Content-Type": "application/x-www-form-urlencoded"],

@@ -3,8 +3,10 @@
 # logbook-web end to end: a private gpsd replays the Munich drive into a real logbookd; a real
 # logbook-web serves it. Headless Chromium (Selenium, phone-sized) starts a trip on the Live
 # page, sees the distance rise, stops it; `logbook trips show` must then say `manual`; the
-# Trips list and the trip page with its SVG picture; auth refusals on a second server with a
-# password; schemathesis fuzzes every operation of /api/openapi.json: no 5xx, responses match.
+# Trips list and the trip page with its SVG picture; every write the CLI makes, through the
+# forms (scripts/web_writes.py), then read back with `logbook`; auth refusals on a second server
+# with a password; schemathesis fuzzes every operation of /api/openapi.json: no 5xx, responses
+# match.
 # Prints "web-browser: …" and "web-schemathesis: …" lines. LOGBOOK_WEB_SHOTS=DIR keeps the
 # screenshots there (docs/ holds the committed ones).
 set -euo pipefail
@@ -67,7 +69,8 @@ base="http://127.0.0.1:$web_port"
 wait_http "$base/api/openapi.json"
 wait_http "http://127.0.0.1:$secure_port/api/openapi.json"
 
-check=(--base "$base" --secure-base "http://127.0.0.1:$secure_port" --password-file "$work/web-password" --shots "$shots")
+check=(--base "$base" --secure-base "http://127.0.0.1:$secure_port" --password-file "$work/web-password" --shots "$shots"
+    --logbook "$bin/logbook --config $work/logbookd.toml")
 "$py" scripts/web_check.py "${check[@]}" --step live
 
 # What the browser did is in the journal: the index, as `logbook` reads it.
@@ -89,6 +92,32 @@ if [ "$litres" = "36.2 40.5" ]; then
     echo "web-browser: journal: ok logbook fuel list: the two fill-ups from the form (36.2 L, 40.5 L), not the refused one"
 else
     echo "web-browser: journal: FAIL logbook fuel list says '$litres' (want '36.2 40.5')"; echo "$fuel" | head -c 600; exit 1
+fi
+
+# The corrections and the vehicle the browser made, as `logbook` reads them (origin web).
+history="$("$bin/logbook" --config "$work/logbookd.toml" trips show 1 --history --json)"
+summary="$("$py" -c '
+import json, sys
+t = json.load(sys.stdin)
+web = [c for c in t["history"] if c["origin"] == "web"]
+kinds = sorted({c["type"] for c in web})
+print(len(web), len(t["history"]), ",".join(kinds), t["voided"], t["vehicle"]["id"], ",".join(t["merged_from"]))
+' <<<"$history")"
+read -r by_web total kinds voided vehicle merged <<<"$summary"
+want="trip.assign,trip.class,trip.merge,trip.split,trip.void"
+if [ "$by_web" = "$total" ] && [ "$kinds" = "$want" ] && [ "$voided" = "False" ] && [ "$vehicle" = "golf" ] && [ "$merged" = "2" ]; then
+    echo "web-browser: journal: ok logbook trips show 1 --history: $total changes, all origin web ($kinds); trip 1 restored, vehicle golf, trip 2 merged into it"
+else
+    echo "web-browser: journal: FAIL logbook trips show 1 --history says: $summary (want all web, $want, False golf 2)"; exit 1
+fi
+polo="$("$bin/logbook" --config "$work/logbookd.toml" vehicles list --all --json | "$py" -c '
+import json, sys
+v = next(v for v in json.load(sys.stdin) if v["id"] == "polo")
+print(v["retired"], v["origin"], v["vin"], v["driver"], v["changes"])')"
+if [ "$polo" = "True web WVWZZZ6RZFY123456 Ben 3" ]; then
+    echo "web-browser: journal: ok logbook vehicles list: polo added, edited and retired from the browser (origin web, vin and driver kept)"
+else
+    echo "web-browser: journal: FAIL logbook vehicles list says polo is: $polo"; exit 1
 fi
 
 # schemathesis: every operation but the endless event stream, with this browser's session.

@@ -78,6 +78,35 @@ public enum FleetSchema {
             PRIMARY KEY (device_id, seq, head)
         );
         """,
+        // 2: the registry's fields and the trips as corrected (``FleetCorrections``). A trip
+        // row keeps what the daemon recorded; the correction columns say what a person made of
+        // it; a split-off trip is a row of its own (`recorded` false).
+        """
+        ALTER TABLE vehicles
+            ADD COLUMN fuel_type text,
+            ADD COLUMN vin text,
+            ADD COLUMN driver text,
+            ADD COLUMN retired boolean NOT NULL DEFAULT false;
+        ALTER TABLE trips
+            ADD COLUMN recorded boolean NOT NULL DEFAULT true,
+            ADD COLUMN voided boolean NOT NULL DEFAULT false,
+            ADD COLUMN void_reason text,
+            ADD COLUMN assigned_vehicle_id text,
+            ADD COLUMN driver text,
+            ADD COLUMN merged_into bigint,
+            ADD COLUMN split_from bigint,
+            ADD COLUMN corrected_started_at timestamptz,
+            ADD COLUMN corrected_ended_at timestamptz,
+            ADD COLUMN corrected_distance_m double precision,
+            ADD COLUMN corrected_duration_s double precision,
+            ADD COLUMN correction_seq bigint;
+        CREATE VIEW trips_corrected AS
+            SELECT device_id, trip_id, coalesce(assigned_vehicle_id, vehicle_id) AS vehicle_id, driver,
+                coalesce(corrected_started_at, started_at) AS started_at, coalesce(corrected_ended_at, ended_at) AS ended_at,
+                coalesce(corrected_distance_m, distance_m) AS distance_m, coalesce(corrected_duration_s, duration_s) AS duration_s,
+                voided, void_reason, split_from, discarded, (end_seq IS NOT NULL) AS closed
+            FROM trips WHERE merged_into IS NULL;
+        """,
     ]
 
     /// The version after all migrations.

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-public import LogbookCore
+import LogbookCore
 public import Logging
 public import ServiceLifecycle
 
@@ -16,21 +16,21 @@ public final class LivePublisher: Service, Sendable {
     let liveFile: String
     let interval: Double
     let shared: MQTTShared
-    let configured: [Vehicle]
     let defaultVehicle: String
     let logger: Logger
     /// While idle, the live state is published again after this long even without change.
     let heartbeat = 300.0
+    /// The view is worked out again this often for the time that passes (service due dates).
+    let refreshInterval = 60.0
 
     public init(transport: any MQTTTransport, topics: MQTTTopics, discoveryPrefix: String?, liveFile: String,
-                interval: Double, shared: MQTTShared, vehicles: [Vehicle], defaultVehicle: String, logger: Logger) {
+                interval: Double, shared: MQTTShared, defaultVehicle: String, logger: Logger) {
         self.transport = transport
         self.topics = topics
         self.discoveryPrefix = discoveryPrefix
         self.liveFile = liveFile
         self.interval = interval
         self.shared = shared
-        self.configured = vehicles
         self.defaultVehicle = defaultVehicle
         self.logger = logger
     }
@@ -55,10 +55,13 @@ public final class LivePublisher: Service, Sendable {
     /// Per-connection memory of what was published, so only changes go out.
     struct Published {
         var connection = -1
-        var discovered: Set<String> = []
+        /// What each vehicle's device was announced as; retired ones were removed.
+        var discovered: [String: HADiscovery.VehicleInfo] = [:]
+        var removed: Set<String> = []
         var liveKey: JSONValue?
         var liveAt = -Double.infinity
         var states: [String: JSONValue] = [:]
+        var lastTrips: [String: JSONValue] = [:]
         var locations: [String: JSONValue] = [:]
     }
 
@@ -66,7 +69,12 @@ public final class LivePublisher: Service, Sendable {
         var p = Published()
         var mtime: Int64?
         var live: JSONValue?
+        var refreshedAt = UplinkClock.monotonic()
         while signal.sleep(0.25) {
+            if UplinkClock.monotonic() - refreshedAt >= refreshInterval {
+                shared.refresh()
+                refreshedAt = UplinkClock.monotonic()
+            }
             guard transport.isConnected else { continue }
             if transport.connectionCount != p.connection {
                 p = Published()
@@ -78,16 +86,9 @@ public final class LivePublisher: Service, Sendable {
                 if let bytes = try? AtomicFile.read(liveFile), let doc = try? JSONValue.parse(bytes) { live = doc }
             }
             let view = live.flatMap { LiveView(live: $0, defaultVehicle: defaultVehicle) }
-            let (ledger, _) = shared.ledger
-            let vehicles = vehicleList(ledger: ledger, live: view)
-            if let prefix = discoveryPrefix {
-                for v in vehicles where !p.discovered.contains(v.id) {
-                    for m in HADiscovery.messages(for: v, topics: topics, discoveryPrefix: prefix) {
-                        send(m.topic, m.payload, retain: true)
-                    }
-                    p.discovered.insert(v.id)
-                }
-            }
+            let (ledger, _) = shared.view
+            let vehicles = vehicleList(ledger, live: view)
+            if let prefix = discoveryPrefix { announce(vehicles, retired: ledger.vehicles.filter(\.retired).map(\.id), prefix: prefix, into: &p) }
             let now = UplinkClock.monotonic()
             let driving = view?.driving ?? false
             let due = driving ? now - p.liveAt >= interval : now - p.liveAt >= heartbeat
@@ -101,15 +102,34 @@ public final class LivePublisher: Service, Sendable {
                 }
             }
             if view == nil { publishVehicles(vehicles, view: nil, ledger: ledger, into: &p) }
-            // Journal-derived figures (a trip ended) change without live.json changing.
+            // Journal-derived figures (a trip ended, an entry) change without live.json changing.
             publishVehicles(vehicles, view: view, ledger: ledger, into: &p, onlyLedgerChanges: true)
         }
     }
 
-    private func publishVehicles(_ vehicles: [HADiscovery.VehicleInfo], view: LiveView?, ledger: VehicleLedger,
+    /// Discovery for vehicles not announced yet or renamed; removal for retired ones.
+    private func announce(_ vehicles: [HADiscovery.VehicleInfo], retired: [String], prefix: String, into p: inout Published) {
+        for v in vehicles where p.discovered[v.id] != v {
+            for m in HADiscovery.messages(for: v, topics: topics, discoveryPrefix: prefix) { send(m.topic, m.payload, retain: true) }
+            p.discovered[v.id] = v
+            p.removed.remove(v.id)
+        }
+        for id in retired where !p.removed.contains(id) && !vehicles.contains(where: { $0.id == id }) {
+            for m in HADiscovery.removals(for: id, topics: topics, discoveryPrefix: prefix) { send(m.topic, m.payload, retain: true) }
+            p.discovered[id] = nil
+            p.removed.insert(id)
+        }
+    }
+
+    private func publishVehicles(_ vehicles: [HADiscovery.VehicleInfo], view: LiveView?, ledger: LedgerView,
                                  into p: inout Published, onlyLedgerChanges: Bool = false) {
         for v in vehicles {
-            let state = VehicleState.state(vehicle: v.id, live: view, ledger: ledger)
+            let figures = ledger[v.id]
+            let state = VehicleState.state(vehicle: v.id, live: view, figures: figures, through: ledger.through)
+            if let lastTrip = VehicleState.lastTrip(figures), p.lastTrips[v.id] != lastTrip {
+                send(topics.vehicleLastTrip(v.id), lastTrip.serialized, retain: true)
+                p.lastTrips[v.id] = lastTrip
+            }
             if onlyLedgerChanges, let old = p.states[v.id], Self.sameLedgerPart(old, state) { continue }
             if p.states[v.id] != state {
                 send(topics.vehicleState(v.id), state.serialized, retain: true)
@@ -124,17 +144,13 @@ public final class LivePublisher: Service, Sendable {
         }
     }
 
-    private func vehicleList(ledger: VehicleLedger, live: LiveView?) -> [HADiscovery.VehicleInfo] {
-        var ids = configured.map(\.id)
-        for id in ledger.ids + [live?.tripVehicle].compactMap({ $0 }) where !ids.contains(id) { ids.append(id) }
-        // No vehicle is announced before one is known (configured, in the journal or driving):
-        // a guessed default would leave a phantom device in Home Assistant.
-        return ids.map { id in
-            let c = configured.first { $0.id == id }
-            let f = ledger.vehicles[id]
-            return HADiscovery.VehicleInfo(id: id, name: f?.name ?? c?.name ?? id, make: f?.make ?? c?.make,
-                                           model: f?.model ?? c?.model)
-        }
+    /// The registry's vehicles that are not retired, vehicles only trips name, and the one
+    /// being driven. None is announced before it is known: a guessed default would leave a
+    /// phantom device in Home Assistant.
+    private func vehicleList(_ ledger: LedgerView, live: LiveView?) -> [HADiscovery.VehicleInfo] {
+        var out = ledger.vehicles.filter { !$0.retired }.map(\.info)
+        if let id = live?.tripVehicle, !ledger.vehicles.contains(where: { $0.id == id }) { out.append(HADiscovery.VehicleInfo(id: id, name: id)) }
+        return out
     }
 
     private func send(_ topic: String, _ payload: String, retain: Bool) {
@@ -164,6 +180,8 @@ public final class LivePublisher: Service, Sendable {
     }
 
     private static func sameLedgerPart(_ a: JSONValue, _ b: JSONValue) -> Bool {
-        ["odometer_km", "logged_km", "last_trip_distance_km", "last_trip_duration_min", "last_trip_end"].allSatisfy { a[$0] == b[$0] }
+        guard case .object(let members) = b else { return false }
+        let live: Set<String> = ["driving", "speed_kmh", "trip_id", "trip_distance_km", "trip_duration_min", "gps_time"]
+        return members.allSatisfy { key, value in live.contains(key) || a[key] == value }
     }
 }

@@ -31,7 +31,10 @@ public struct MQTTPayloads: Sendable {
     /// The messages for `items`, in journal order. Consecutive point records of a trip (the
     /// daemon commits a few points every 5 s) are joined into messages of up to
     /// ``pointsPerMessage`` points, so a backlog travels in few, full messages.
-    public func messages(for items: [JournalItem]) -> [MQTTMessage] {
+    ///
+    /// - Parameter describe: called for every record but points, in order; a value it returns
+    ///   is published instead of ``event(_:)`` (the sink's trip correction events).
+    public func messages(for items: [JournalItem], describe: (JournalEntry) -> JSONValue? = { _ in nil }) -> [MQTTMessage] {
         var out: [MQTTMessage] = []
         var run: (trip: TripID, first: UInt64, points: [TripPoint])?
         // Checkpoints do not break runs of points: they follow at the end of the batch (their
@@ -64,7 +67,7 @@ public struct MQTTPayloads: Sendable {
             flush()
             switch item {
             case .entry(let e):
-                out.append(MQTTMessage(topic: topics.events, payload: event(e).serialized))
+                out.append(MQTTMessage(topic: topics.events, payload: (describe(e) ?? event(e)).serialized))
             case .checkpoint:
                 break
             case .rewound(let from, let to):

@@ -25,6 +25,9 @@ public struct MQTTTopics: Sendable, Hashable {
     public var checkpoints: String { base + "/checkpoints" }
     /// Retained per-vehicle state for Home Assistant's sensors.
     public func vehicleState(_ vehicle: String) -> String { base + "/vehicle/" + Self.segment(vehicle) + "/state" }
+    /// Retained per-vehicle last trip (`end`, distance, duration), published once one ended:
+    /// Home Assistant's "Last trip ended" timestamp sensor reads it.
+    public func vehicleLastTrip(_ vehicle: String) -> String { base + "/vehicle/" + Self.segment(vehicle) + "/last_trip" }
     /// Retained per-vehicle position for Home Assistant's `device_tracker`.
     public func vehicleLocation(_ vehicle: String) -> String { base + "/vehicle/" + Self.segment(vehicle) + "/location" }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-public import LogbookCore
+import LogbookCore
 public import LogbookJournal
+public import LogbookRecords
 public import Logging
 import Synchronization
 
@@ -11,7 +12,8 @@ public final class PostgresSink: UplinkSink {
     public let name = "postgres"
     let connector: any SQLConnector
     let device: DeviceIdentity
-    let vehicles: [Vehicle]
+    let vehicles: [ConfiguredVehicle]
+    let defaultVehicle: String
     let reconnectMax: Double
     let logger: Logger
     private struct State {
@@ -23,11 +25,12 @@ public final class PostgresSink: UplinkSink {
     // Safety: the connection is used only from the runner's thread (becomeReady/deliver).
     nonisolated(unsafe) private var connection: (any SQLConnection)?
 
-    public init(connector: any SQLConnector, device: DeviceIdentity, vehicles: [Vehicle], reconnectMax: Double = 30,
-                logger: Logger) {
+    public init(connector: any SQLConnector, device: DeviceIdentity, vehicles: [ConfiguredVehicle], defaultVehicle: String = "car",
+                reconnectMax: Double = 30, logger: Logger) {
         self.connector = connector
         self.device = device
         self.vehicles = vehicles
+        self.defaultVehicle = defaultVehicle
         self.reconnectMax = reconnectMax
         self.logger = logger
     }
@@ -63,7 +66,7 @@ public final class PostgresSink: UplinkSink {
     public var retryDelay: Double { state.withLock { $0.backoff } }
 
     /// Migrates the schema, registers the device (refusing a device id that belongs to
-    /// another journal key) and its configured vehicles.
+    /// another journal key) and the vehicle registry.
     func prepare(_ c: any SQLConnection) throws(UplinkError) {
         try FleetSchema.migrate(c)
         try c.execute(FleetBatch.createStage, [])
@@ -74,14 +77,7 @@ public final class PostgresSink: UplinkSink {
         guard let stored = rows.first?.first ?? nil, stored == Hex.encode(device.publicKey) else {
             throw .identity("device_id \(device.id) already belongs to another journal key in the fleet store")
         }
-        for v in vehicles {
-            try c.execute("""
-                INSERT INTO vehicles (device_id, vehicle_id, name, make, model, year, registration)
-                VALUES ($1, $2, $3, $4, $5, $6, $7)
-                ON CONFLICT (device_id, vehicle_id) DO UPDATE SET name = EXCLUDED.name, make = EXCLUDED.make,
-                    model = EXCLUDED.model, year = EXCLUDED.year, registration = EXCLUDED.registration
-                """, [device.id, v.id, v.name, v.make, v.model, v.year.map { String($0) }, v.registration])
-        }
+        try FleetEvents.syncVehicles(c, device: device.id, configured: vehicles)
     }
 
     public func deliver(_ items: [JournalItem], signal: WorkerSignal) throws(UplinkError) {
@@ -96,6 +92,7 @@ public final class PostgresSink: UplinkSink {
             for s in FleetBatch.statements(for: items, device: device.id, direct: direct) {
                 if let rows = s.copyData { try c.copy(s.sql, data: rows) } else { try c.execute(s.sql, s.parameters) }
             }
+            try afterBatch(items, c)
             try c.execute("COMMIT", [])
             state.withLock { $0.error = nil }
         } catch {
@@ -118,6 +115,13 @@ public final class PostgresSink: UplinkSink {
             if first == nil, case .entry(let e) = item, case .points = e.record { first = e.sequence }
         }
         return first
+    }
+
+    /// What follows from a batch's entries, in its transaction: the registry after a `vehicle`
+    /// entry, the trips as corrected after a trip correction or a rewind.
+    private func afterBatch(_ items: [JournalItem], _ c: any SQLConnection) throws(UplinkError) {
+        if FleetEvents.changesVehicles(items) { try FleetEvents.syncVehicles(c, device: device.id, configured: vehicles) }
+        if FleetCorrections.needed(items) { try FleetCorrections.sync(c, device: device.id, defaultVehicle: defaultVehicle) }
     }
 
     private func note(_ error: UplinkError) {

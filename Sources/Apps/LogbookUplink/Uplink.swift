@@ -74,15 +74,16 @@ public enum Uplink {
         var out: [any Service] = []
         if let transport = mqtt, let m = c.mqtt {
             let topics = MQTTTopics(prefix: m.topicPrefix, device: device.id)
-            let shared = MQTTShared()
+            let shared = MQTTShared(configured: c.vehicles)
             if !exitWhenIdle {
                 out.append(LivePublisher(
                     transport: transport, topics: topics, discoveryPrefix: m.discovery ? m.discoveryPrefix : nil,
-                    liveFile: c.liveStatePath, interval: m.liveInterval, shared: shared, vehicles: c.vehicles,
+                    liveFile: c.liveStatePath, interval: m.liveInterval, shared: shared,
                     defaultVehicle: c.defaultVehicle, logger: logger))
             }
             let sink = MQTTSink(transport: transport, topics: topics, pointsPerMessage: m.pointsPerMessage, qos: m.qos,
-                                shared: shared, defaultVehicle: c.defaultVehicle)
+                                shared: shared, defaultVehicle: c.defaultVehicle, journalDirectory: c.journalDirectory,
+                                ledgerFile: c.stateDirectory + "/ledger-mqtt.json")
             out.append(SinkRunner(
                 sink: sink, journalDirectory: c.journalDirectory, cursors: cursors, runtimeDirectory: c.runtimeDirectory,
                 device: device,
@@ -92,7 +93,7 @@ public enum Uplink {
                 logger: logger))
         }
         if let connector = postgres, let p = c.postgres {
-            let sink = PostgresSink(connector: connector, device: device, vehicles: c.vehicles,
+            let sink = PostgresSink(connector: connector, device: device, vehicles: c.vehicles, defaultVehicle: c.defaultVehicle,
                                     reconnectMax: Double(p.reconnectMax), logger: logger)
             out.append(SinkRunner(
                 sink: sink, journalDirectory: c.journalDirectory, cursors: cursors, runtimeDirectory: c.runtimeDirectory,

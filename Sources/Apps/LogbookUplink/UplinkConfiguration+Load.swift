@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 public import LogbookConfig
 import LogbookCore
+import LogbookRecords
+import LogbookSettings
 
 extension UplinkConfiguration {
     /// Command-line values that override the file and the environment.
@@ -43,7 +45,7 @@ extension UplinkConfiguration {
         if let d = try r.double("uplink.poll_interval_s", in: 0.05...60) { c.pollInterval = d }
         if let s = try r.string("trip.default_vehicle") { c.defaultVehicle = s }
         if let s = try r.string("uplink.default_vehicle") { c.defaultVehicle = s }
-        c.vehicles = try vehicles(&r)
+        c.vehicles = try Settings.load(root: root, source: source, environment: environment, overrides: .init()).vehicles
         c.mqtt = try mqtt(&r)
         c.postgres = try postgres(&r)
         c.ownTracks = try ownTracks(&r, mqtt: c.mqtt != nil)
@@ -95,21 +97,6 @@ extension UplinkConfiguration {
         guard let url else { return nil }
         guard !url.isEmpty else { throw ConfigError(key: "uplink.postgres.url", file: r.fileName, problem: "must not be empty") }
         return p
-    }
-
-    private static func vehicles(_ r: inout ConfigReader) throws(ConfigError) -> [Vehicle] {
-        var out: [Vehicle] = []
-        for (path, t) in try r.tables("vehicle") {
-            // The daemon validates these tables; the uplink takes what it shows.
-            guard case .string(let id)? = t["id"], !id.isEmpty else { continue }
-            func text(_ k: String) -> String? { if case .string(let s)? = t[k] { s } else { nil } }
-            var year: Int?
-            if case .integer(let y)? = t["year"] { year = y }
-            _ = path
-            out.append(Vehicle(id: id, name: text("name") ?? id, make: text("make"), model: text("model"), year: year,
-                               registration: text("registration")))
-        }
-        return out
     }
 
     private static func path(_ s: String, _ key: String) throws(ConfigError) -> String {

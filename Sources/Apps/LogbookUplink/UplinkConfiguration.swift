@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-public import LogbookCore
+public import LogbookRecords
 
 /// Everything `logbook-uplink` is configured with: the `[uplink]` table of the shared
 /// `/etc/logbook/logbookd.toml` (plus the daemon's `state_dir`, `runtime_dir` and
@@ -20,8 +20,9 @@ public struct UplinkConfiguration: Sendable {
     public var pollInterval = 1.0
     /// Vehicle for trips whose records name none.
     public var defaultVehicle = "car"
-    /// `[[vehicle]]` of the daemon, for names in Home Assistant and the fleet store.
-    public var vehicles: [Vehicle] = []
+    /// `[[vehicle]]` of the daemon, read by the daemon's parser (``Settings``): they seed the
+    /// registry; the journal's `vehicle` entries win (names in Home Assistant, the fleet store).
+    public var vehicles: [ConfiguredVehicle] = []
     /// `[uplink.mqtt]`; nil when the table has no `host`.
     public var mqtt: MQTTSettings?
     /// `[uplink.postgres]`; nil when the table has no `url`.

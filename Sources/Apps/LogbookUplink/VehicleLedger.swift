@@ -1,149 +1,146 @@
 // SPDX-License-Identifier: MIT
 public import LogbookCore
+import LogbookGarage
 public import LogbookJournal
+public import LogbookRecords
 
-/// Per-vehicle figures the journal implies and Home Assistant shows: the last trip, distance
-/// logged, the odometer estimate, names. Folded from the records as the MQTT sink delivers
-/// them and saved with its cursor, so a restart does not re-read the whole journal.
+/// What the journal says that Home Assistant's per-vehicle sensors need, as raw material:
+/// every recorded trip (``LedgerTrip``), the entries of the types the sensors read (vehicles,
+/// fuel, odometer readings, service tasks, trip corrections) and the figures of split trips'
+/// parts. ``LedgerView`` works the sensors out of it with the shared folds (``Garage``,
+/// ``TripCorrections``, ``FuelEconomy``, ``OdometerCalibration``, ``ServiceDue``), so the
+/// uplink shows what the CLI and the web app show.
+///
+/// Folded as the MQTT sink delivers records; idempotent on the journal sequence (a record at
+/// or below ``through`` is skipped), so a batch delivered again changes nothing.
 public struct VehicleLedger: Sendable, Equatable {
-    /// One vehicle's figures.
-    public struct Figures: Sendable, Equatable {
-        public var name: String?
-        public var make: String?
-        public var model: String?
-        /// Metres of kept (not discarded) trips.
-        public var loggedMeters: Double = 0
-        /// Last `odometer` entry (km) and the logged metres when it was made.
-        public var odometerKm: Double?
-        public var loggedMetersAtOdometer: Double = 0
-        public var lastTripID: UInt64?
-        public var lastTripMeters: Double?
-        public var lastTripSeconds: Double?
-        public var lastTripEnd: GPSTime?
+    /// Recorded trips, in journal order.
+    public internal(set) var trips: [LedgerTrip] = []
+    var positions: [TripID: Int] = [:]
+    /// The entries of ``entryTypes``, in journal order.
+    public internal(set) var entries: [RecordedEntry] = []
+    /// Split trips' parts, measured from the journal's points once (``measure(_:points:)``).
+    public internal(set) var parts: [TripCorrections.Part: TripPartFigures] = [:]
+    /// The last journal sequence folded in.
+    public internal(set) var through: UInt64 = 0
 
-        /// The reading plus what was driven since; without a reading, nil.
-        public var odometerEstimateKm: Double? {
-            odometerKm.map { $0 + (loggedMeters - loggedMetersAtOdometer) / 1000 }
-        }
-    }
-
-    public private(set) var vehicles: [String: Figures] = [:]
-    /// Open trips and the vehicle each belongs to.
-    public private(set) var openTrips: [UInt64: String] = [:]
-    /// The vehicle of the most recent trip.
-    public private(set) var lastVehicle: String?
+    /// The entry types kept: the garage's (trip classifications aside: the bulk of a decade's
+    /// entries, and no sensor shows them) and the trip corrections.
+    public static let entryTypes: Set<String> = Set(Garage.entryTypes).subtracting([TripClassRecord.type]).union(TripCorrections.types)
 
     public init() {}
 
-    /// Vehicle ids, sorted.
-    public var ids: [String] { vehicles.keys.sorted() }
+    /// The recorded trip `id`.
+    public func trip(_ id: TripID) -> LedgerTrip? { positions[id].map { trips[$0] } }
 
-    /// Folds one record in; returns whether a vehicle's figures changed.
+    /// Folds one record in; returns whether anything a sensor shows may have changed.
     @discardableResult
-    public mutating func apply(_ record: JournalRecord, defaultVehicle: String) -> Bool {
-        switch record {
+    public mutating func apply(_ e: JournalEntry, defaultVehicle: String) -> Bool {
+        guard e.sequence > through else { return false }
+        if case .points(_, let p) = e.record { through = e.sequence &+ UInt64(max(p.count, 1)) &- 1 } else { through = e.sequence }
+        switch e.record {
         case .tripStarted(let s):
-            let v = s.vehicleID ?? defaultVehicle
-            openTrips[s.id.rawValue] = v
-            lastVehicle = v
-            if vehicles[v] == nil { vehicles[v] = Figures() }
-            return true
-        case .tripEnded(let e):
-            let v = openTrips.removeValue(forKey: e.id.rawValue) ?? lastVehicle ?? defaultVehicle
-            var x = vehicles[v] ?? Figures()
-            if !e.discarded {
-                x.loggedMeters += e.summary.distance
-                x.lastTripID = e.id.rawValue
-                x.lastTripMeters = e.summary.distance
-                x.lastTripSeconds = e.summary.duration
-                x.lastTripEnd = e.gpsTime
+            let trip = LedgerTrip(id: s.id, vehicle: s.vehicleID ?? defaultVehicle, startSequence: e.sequence, start: s.gpsTime)
+            if let i = positions[s.id] { trips[i] = trip } else {
+                positions[s.id] = trips.count
+                trips.append(trip)
             }
-            vehicles[v] = x
+            return true
+        case .points(let id, let points):
+            // A start without a GPS time is the first point's; an open trip ends at its last point.
+            guard let i = positions[id], trips[i].isOpen, let last = points.last?.time else { return false }
+            if trips[i].start == nil { trips[i].start = points.first?.time }
+            trips[i].end = last
+            return false
+        case .tripEnded(let t):
+            guard let i = positions[t.id] else { return false }
+            trips[i].endSequence = e.sequence
+            trips[i].end = t.gpsTime ?? trips[i].end
+            trips[i].distance = t.summary.distance
+            trips[i].duration = t.summary.duration
+            trips[i].discarded = t.discarded
             return true
         case .tripReopened(let r):
-            // Its next end carries the whole trip's figures: take back what its last end added.
-            let v = r.vehicleID ?? lastVehicle ?? defaultVehicle
-            openTrips[r.id.rawValue] = v
-            lastVehicle = v
-            var x = vehicles[v] ?? Figures()
-            if x.lastTripID == r.id.rawValue, let m = x.lastTripMeters {
-                x.loggedMeters -= m
-                x.lastTripMeters = nil
-                x.lastTripSeconds = nil
-                x.lastTripID = nil
+            // A restart mid-drive continued the trip: open again until its next end, which
+            // carries the whole trip's figures (so the part before the restart counts once).
+            let i: Int
+            if let known = positions[r.id] {
+                i = known
+            } else {
+                i = trips.count
+                positions[r.id] = i
+                trips.append(LedgerTrip(id: r.id, vehicle: r.vehicleID ?? defaultVehicle, startSequence: e.sequence, start: r.startTime))
             }
-            vehicles[v] = x
+            trips[i].endSequence = nil
+            trips[i].end = r.from ?? trips[i].end
+            trips[i].distance = r.summary.distance
+            trips[i].duration = r.summary.duration
+            trips[i].discarded = false
             return true
         case .entry(let u):
-            return applyEntry(u)
-        case .points, .signal:
+            guard Self.entryTypes.contains(u.type) else { return false }
+            entries.append(RecordedEntry(sequence: e.sequence, entry: RecordEntry(u), recordedAt: u.recordedAt.map(GPSTime.init(nanoseconds:))))
+            return true
+        case .signal:
             return false
         }
     }
 
-    /// Entries the ledger understands: `vehicle` (name, make, model) and `odometer`
-    /// (`km`, subject = vehicle id). Others (fuel, service, …) are for the garage sensors.
-    private mutating func applyEntry(_ u: UserEntry) -> Bool {
-        switch (u.type, u.action) {
-        case ("vehicle", .add), ("vehicle", .amend):
-            var x = vehicles[u.subject] ?? Figures()
-            if let s = u.fields["name"]?.stringValue { x.name = s }
-            if let s = u.fields["make"]?.stringValue { x.make = s }
-            if let s = u.fields["model"]?.stringValue { x.model = s }
-            vehicles[u.subject] = x
-            return true
-        case ("odometer", .add), ("odometer", .amend):
-            guard let km = u.fields["km"]?.doubleValue, km.isFinite, km >= 0 else { return false }
-            var x = vehicles[u.subject] ?? Figures()
-            x.odometerKm = km
-            x.loggedMetersAtOdometer = x.loggedMeters
-            vehicles[u.subject] = x
-            return true
-        default:
-            return false
+    /// Drops what followed `sequence` (a rewind: a power cut took those records, their
+    /// replacements follow).
+    public mutating func rewind(to sequence: UInt64) {
+        guard sequence < through else { return }
+        through = sequence
+        entries.removeAll { $0.sequence > sequence }
+        var touched: Set<TripID> = []
+        trips.removeAll { t in
+            if t.startSequence > sequence { touched.insert(t.id) }
+            return t.startSequence > sequence
         }
+        for i in trips.indices where (trips[i].endSequence ?? 0) > sequence {
+            trips[i].endSequence = nil
+            touched.insert(trips[i].id)
+        }
+        positions = Dictionary(uniqueKeysWithValues: trips.enumerated().map { ($1.id, $0) })
+        parts = parts.filter { !touched.contains($0.key.source) }
     }
 
-    /// The cursor-file form.
-    public var json: JSONValue {
-        .object([
-            ("vehicles", .object(ids.map { id in
-                let v = vehicles[id] ?? Figures()
-                return (id, .object([
-                    ("name", .string(v.name)), ("make", .string(v.make)), ("model", .string(v.model)),
-                    ("logged_m", .number(v.loggedMeters)), ("odometer_km", .number(v.odometerKm)),
-                    ("logged_m_at_odometer", .number(v.loggedMetersAtOdometer)),
-                    ("last_trip", v.lastTripID.map { .number(Double($0)) } ?? .null),
-                    ("last_trip_m", .number(v.lastTripMeters)), ("last_trip_s", .number(v.lastTripSeconds)),
-                    ("last_trip_end_ns", .string(v.lastTripEnd.map { String($0.nanoseconds) })),
-                ]))
-            })),
-            ("open_trips", .object(openTrips.keys.sorted().map { (String($0), .string(openTrips[$0])) })),
-            ("last_vehicle", .string(lastVehicle)),
-        ])
+    /// Parts of corrected trips whose figures need the recorded trip's points.
+    public func unmeasuredParts(_ corrections: TripCorrections) -> [TripCorrections.Part] {
+        var out: [TripCorrections.Part] = []
+        for t in corrections.trips.values where t.mergedInto == nil {
+            for p in t.parts where !p.isWhole && parts[p] == nil && trip(p.source).map({ !$0.isOpen }) == true { out.append(p) }
+        }
+        return out.sorted { ($0.source, $0.from ?? GPSTime(nanoseconds: .min)) < ($1.source, $1.from ?? GPSTime(nanoseconds: .min)) }
     }
 
-    /// Restores ``json``; unknown or damaged parts are skipped.
-    public init(json: JSONValue) {
-        if case .object(let vs)? = json["vehicles"] {
-            for (id, j) in vs {
-                var v = Figures()
-                v.name = j["name"]?.stringValue
-                v.make = j["make"]?.stringValue
-                v.model = j["model"]?.stringValue
-                v.loggedMeters = j["logged_m"]?.doubleValue ?? 0
-                v.odometerKm = j["odometer_km"]?.doubleValue
-                v.loggedMetersAtOdometer = j["logged_m_at_odometer"]?.doubleValue ?? 0
-                v.lastTripID = j["last_trip"]?.doubleValue.map { UInt64(max(0, $0)) }
-                v.lastTripMeters = j["last_trip_m"]?.doubleValue
-                v.lastTripSeconds = j["last_trip_s"]?.doubleValue
-                v.lastTripEnd = j["last_trip_end_ns"]?.stringValue.flatMap { Int64($0) }.map { GPSTime(nanoseconds: $0) }
-                vehicles[id] = v
+    /// Measures `part` over the points of its recorded trip (``TripPartFigures``).
+    public mutating func measure(_ part: TripCorrections.Part, points: [TripPoint]) {
+        guard let t = trip(part.source) else { return }
+        parts[part] = TripPartFigures(part: part, points: points, recordedDistance: t.distance, recordedStart: t.start,
+                                      recordedEnd: t.isOpen ? nil : t.end)
+    }
+
+    /// The trip corrections folded over the recorded trips.
+    public var corrections: TripCorrections {
+        let corrections = entries.filter { TripCorrections.types.contains($0.entry.type) }
+        var spans: [TripID: TripCorrections.RecordedSpan] = [:]
+        for id in TripCorrections.referencedTrips(in: corrections) { if let t = trip(id) { spans[id] = t.span } }
+        var fold = TripCorrections(recorded: spans)
+        for e in corrections { fold.apply(e) }
+        return fold
+    }
+}
+
+extension RecordEntry {
+    /// The typed schema's view of a journal entry.
+    init(_ u: UserEntry) {
+        let action: RecordEntry.Action =
+            switch u.action {
+            case .add: .add
+            case .amend: .amend
+            case .void: .void
             }
-        }
-        if case .object(let trips)? = json["open_trips"] {
-            for (k, v) in trips { if let id = UInt64(k), let s = v.stringValue { openTrips[id] = s } }
-        }
-        lastVehicle = json["last_vehicle"]?.stringValue
+        self.init(type: u.type, action: action, subject: u.subject, fields: u.fields, origin: u.origin)
     }
 }

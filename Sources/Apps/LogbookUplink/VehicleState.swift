@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 public import LogbookCore
+import LogbookGarage
 
 /// What `live.json` says, reduced to what the per-vehicle topics need.
 public struct LiveView: Sendable, Equatable {
@@ -35,29 +36,49 @@ public struct LiveView: Sendable, Equatable {
 /// The retained per-vehicle payloads Home Assistant's entities read.
 public enum VehicleState {
     /// `…/vehicle/<id>/state`: the keys of ``HADiscovery/entities`` (SI converted to what HA
-    /// shows: km/h, km, minutes; `null` = unknown).
-    public static func state(vehicle: String, live: LiveView?, ledger: VehicleLedger) -> JSONValue {
+    /// shows: km/h, km, minutes, days; `null` = unknown, which HA's numeric sensors accept).
+    /// `through`: the journal sequence the figures include (`journal_seq`).
+    public static func state(vehicle: String, live: LiveView?, figures: LedgerView.VehicleFigures?, through: UInt64 = 0) -> JSONValue {
         let mine = live.flatMap { $0.tripVehicle == vehicle ? $0 : nil }
-        let figures = ledger.vehicles[vehicle] ?? VehicleLedger.Figures()
-        func km(_ m: Double?) -> JSONValue { .number(m.map { ($0 / 10).rounded() / 100 }) }
-        func minutes(_ s: Double?) -> JSONValue { .number(s.map { ($0 / 6).rounded() / 10 }) }
         let speed: Double = mine.map { (($0.speed ?? 0) * 36).rounded() / 10 } ?? 0
         let tripKm: JSONValue = mine == nil ? .number(0) : km(mine?.tripDistance)
         let tripMinutes: JSONValue = mine == nil ? .number(0) : minutes(mine?.tripDuration)
-        let odometer: JSONValue = km(figures.odometerEstimateKm.map { $0 * 1000 })
+        let last = figures?.lastTrip
+        let service = figures?.service
         var members: [(String, JSONValue)] = [("vehicle", .string(vehicle)), ("driving", .bool(mine?.driving ?? false))]
         members.append(("speed_kmh", .number(speed)))
         members.append(("trip_id", .number(mine?.tripID)))
         members.append(("trip_distance_km", tripKm))
         members.append(("trip_duration_min", tripMinutes))
-        members.append(("odometer_km", odometer))
-        members.append(("logged_km", km(figures.loggedMeters)))
-        members.append(("last_trip_distance_km", km(figures.lastTripMeters)))
-        members.append(("last_trip_duration_min", minutes(figures.lastTripSeconds)))
-        members.append(("last_trip_end", .string(figures.lastTripEnd.map(ISO8601.format))))
+        members.append(("odometer_km", .number(figures?.odometerKm.map { ($0 * 100).rounded() / 100 })))
+        members.append(("logged_km", km(figures?.loggedMeters ?? 0)))
+        members.append(("last_trip_id", last.map { .number(Double($0.number.rawValue)) } ?? .null))
+        members.append(("last_trip_distance_km", km(last?.distance)))
+        members.append(("last_trip_duration_min", minutes(last?.duration)))
+        members.append(("last_trip_end", .string(last?.end.map(ISO8601.format))))
+        members.append(("last_trip_withdrawn", .bool(figures?.lastTripWithdrawn ?? false)))
+        members.append(("fuel_economy_l_100km", .number(figures?.fuelEconomy.map { ($0 * 100).rounded() / 100 })))
+        members.append(("service_due", .string(service.flatMap { $0.state == .unknown ? nil : $0.state.rawValue })))
+        members.append(("service_due_km", .number(service?.kmLeft.map { $0.rounded() })))
+        members.append(("service_due_days", .number(service?.daysLeft.map { ($0 * 10).rounded() / 10 })))
+        members.append(("service", service?.json ?? .null))
         members.append(("gps_time", .string(mine?.gpsTime)))
+        members.append(("journal_seq", .number(Double(through))))
         return .object(members)
     }
+
+    /// `…/vehicle/<id>/last_trip`: the newest trip that counts; nil without one (nothing is
+    /// published then: HA's timestamp sensor stays unknown).
+    public static func lastTrip(_ figures: LedgerView.VehicleFigures?) -> JSONValue? {
+        guard let t = figures?.lastTrip, let end = t.end else { return nil }
+        return .object([
+            ("trip", .number(Double(t.number.rawValue))), ("end", .string(ISO8601.format(end))),
+            ("distance_km", km(t.distance)), ("duration_min", minutes(t.duration)),
+        ])
+    }
+
+    static func km(_ m: Double?) -> JSONValue { .number(m.map { ($0 / 10).rounded() / 100 }) }
+    static func minutes(_ s: Double?) -> JSONValue { .number(s.map { ($0 / 6).rounded() / 10 }) }
 
     /// `…/vehicle/<id>/location`: what HA's MQTT `device_tracker` reads from
     /// `json_attributes_topic` (latitude, longitude, gps_accuracy in metres); nil without a fix.

@@ -14,6 +14,7 @@ package struct WebApp: Sendable {
     package let assets: Assets
     package let shelf: TripShelf
     package let places: PlaceBundleCache
+    package let registry: RegistryCache
 
     package init(configuration: WebConfiguration, logger: Logger, liveOptions: LiveBridge.Options = LiveBridge.Options()) {
         self.configuration = configuration
@@ -27,6 +28,7 @@ package struct WebApp: Sendable {
         self.shelf = TripShelf(
             path: configuration.indexPath, journalDirectory: configuration.journalDirectory, maxBridgedGap: configuration.maxBridgedGap)
         self.places = PlaceBundleCache(directory: configuration.placesBundle, logger: logger)
+        self.registry = RegistryCache()
     }
 
     /// The authentication middleware for this app.
@@ -47,8 +49,15 @@ package struct WebApp: Sendable {
         addTripRoutes(to: router)
         addTripPages(to: router)
         addGarageRoutes(to: router)
+        addRecordRoutes(to: router)
+        addWriteRoutes(to: router)
         addDashboardPage(to: router)
         addGaragePage(to: router)
+        addFuelPages(to: router)
+        addVehiclePages(to: router)
+        addOdometerPages(to: router)
+        addServicePages(to: router)
+        addPlacePages(to: router)
         addReportPage(to: router)
         return router
     }

@@ -203,6 +203,8 @@ public final class JournalWriter: Sendable {
                 wake = true
             case .tripStarted(let t):
                 s.nextTripID = max(s.nextTripID, t.id.rawValue &+ 1)
+            case .entry(let e):
+                if let n = e.splitTripNumber { s.nextTripID = max(s.nextTripID, n &+ 1) }
             default: break
             }
             return s.nextSequence &- 1

@@ -151,6 +151,9 @@ struct SegmentContents: Sendable {
             nextTripID = max(nextTripID, r.id.rawValue &+ 1)
         case .entry(let e):
             carried.apply(e)
+            // A split's second part took a trip number (from another writer, perhaps the
+            // CLI's): it is never handed out again.
+            if let n = e.splitTripNumber { nextTripID = max(nextTripID, n &+ 1) }
         case .signal:
             break
         }

@@ -17,6 +17,14 @@ extension UserEntry {
     }
 }
 
+extension UserEntry {
+    /// The trip number a `trip.split` entry gave the second part; nil for other entries.
+    var splitTripNumber: UInt64? {
+        guard type == TripSplitRecord.type, action == .add else { return nil }
+        return (try? TripSplitRecord(json: fields))?.newTrip?.rawValue
+    }
+}
+
 extension RecordEntry {
     /// The entry with the numbers only the journal's writer can hand out filled in: a split's
     /// second part gets the next trip number, never used before or after.

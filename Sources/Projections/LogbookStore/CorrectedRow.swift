@@ -114,33 +114,18 @@ struct PartFigures {
         if let la = row.endLatitude, let lo = row.endLongitude { last = (la, lo) }
     }
 
-    /// The points of `row` inside `part`, with its share of the daemon's distance.
+    /// The points of `row` inside `part`, with its share of the daemon's distance
+    /// (``TripPartFigures``: the same rule the uplink applies).
     init(_ row: TripRow, _ part: TripCorrections.Part, _ all: [TripPoint]) {
-        var whole = 0.0, inside = 0.0
-        var previous: TripPoint?
-        for p in all {
-            let within = (part.from.map { p.time >= $0 } ?? true) && (part.until.map { p.time < $0 } ?? true)
-            if let q = previous, p.latitude.isFinite, q.latitude.isFinite {
-                let step = Geodesy.distance(q, p)
-                if step.isFinite {
-                    whole += step
-                    // A step counts for the part that holds its end point.
-                    if within { inside += step }
-                }
-            }
-            if p.latitude.isFinite { previous = p }
-            guard within else { continue }
-            if points == 0 {
-                start = p.time.nanoseconds
-                if p.latitude.isFinite { first = (p.latitude, p.longitude) }
-            }
-            if p.latitude.isFinite { last = (p.latitude, p.longitude) }
-            end = p.time.nanoseconds
-            if let s = p.speed { maxSpeed = max(maxSpeed, s) }
-            points += 1
-        }
-        if points > 0, part.from == nil { start = row.startedAt ?? start }
-        if points > 0, part.until == nil, row.state != .open { end = row.endedAt ?? end }
-        distance = whole > 0 ? row.distance * inside / whole : 0
+        let f = TripPartFigures(
+            part: part, points: all, recordedDistance: row.distance, recordedStart: row.startedAt.map(GPSTime.init(nanoseconds:)),
+            recordedEnd: row.state == .open ? nil : row.endedAt.map(GPSTime.init(nanoseconds:)))
+        start = f.start?.nanoseconds
+        end = f.end?.nanoseconds
+        distance = f.distance
+        points = Int64(f.points)
+        maxSpeed = f.maxSpeed
+        first = f.first.map { ($0.latitude, $0.longitude) }
+        last = f.last.map { ($0.latitude, $0.longitude) }
     }
 }

@@ -31,39 +31,60 @@ struct InteropFeed {
     var ledger = VehicleLedger()
     var lastPoints: [UInt64: TripPoint] = [:]
     let defaultVehicle: String
+    /// The ledger's figures (odometer estimates), worked out again only after the ledger
+    /// changed: a trip ended or an entry arrived, not with every batch of points.
+    private var view: LedgerView?
 
     init(defaultVehicle: String) { self.defaultVehicle = defaultVehicle }
+
+    /// The vehicle of trip `id`, else of the newest trip, else the default.
+    private func vehicle(of id: TripID?) -> String {
+        id.flatMap { ledger.trip($0)?.vehicle } ?? ledger.trips.last?.vehicle ?? defaultVehicle
+    }
+
+    private mutating func odometerKm(_ vehicle: String) -> Double? {
+        if view == nil { view = LedgerView(ledger: ledger, configured: [], now: GPSTime(nanoseconds: UplinkClock.wallNanoseconds())) }
+        return view?[vehicle]?.odometerKm
+    }
+
+    private mutating func apply(_ e: JournalEntry) {
+        if ledger.apply(e, defaultVehicle: defaultVehicle) { view = nil }
+    }
 
     mutating func messages(_ items: [JournalItem], rewound: (UInt64) -> Void = { _ in }) -> [InteropMessage] {
         var out: [InteropMessage] = []
         for item in items {
             switch item {
             case .checkpoint: continue
-            case .rewound(_, let to): rewound(to)
+            case .rewound(_, let to):
+                ledger.rewind(to: to)
+                view = nil
+                rewound(to)
             case .entry(let e):
                 switch e.record {
                 case .points(let trip, let points):
-                    let v = ledger.openTrips[trip.rawValue] ?? ledger.lastVehicle ?? defaultVehicle
-                    let odometer = ledger.vehicles[v]?.odometerEstimateKm
+                    let v = vehicle(of: trip)
+                    let odometer = odometerKm(v)
+                    apply(e)
                     for (i, p) in points.enumerated() {
                         out.append(InteropMessage(seq: e.sequence + UInt64(i), vehicle: v, trip: trip.rawValue, odometerKm: odometer, kind: .point(p)))
                     }
                     if let last = points.last { lastPoints[trip.rawValue] = last }
                 case .tripEnded(let end):
-                    let v = ledger.openTrips[end.id.rawValue] ?? ledger.lastVehicle ?? defaultVehicle
-                    ledger.apply(e.record, defaultVehicle: defaultVehicle)
+                    let v = vehicle(of: end.id)
+                    apply(e)
                     let last = lastPoints.removeValue(forKey: end.id.rawValue)
                     out.append(InteropMessage(
-                        seq: e.sequence, vehicle: v, trip: end.id.rawValue, odometerKm: ledger.vehicles[v]?.odometerEstimateKm,
+                        seq: e.sequence, vehicle: v, trip: end.id.rawValue, odometerKm: odometerKm(v),
                         kind: .tripEnded(end, last: last)))
                 case .signal(let s) where s.source.hasPrefix("place:"):
-                    let v = s.vehicleID ?? ledger.lastVehicle ?? defaultVehicle
-                    let trip = ledger.openTrips.first { $0.value == v }?.key
+                    let v = s.vehicleID ?? vehicle(of: nil)
+                    let trip = ledger.trips.last { $0.isOpen && $0.vehicle == v }?.id.rawValue
                     out.append(InteropMessage(
                         seq: e.sequence, vehicle: v, trip: trip, odometerKm: nil,
                         kind: .place(name: String(s.source.dropFirst(6)), entered: s.on, time: s.gpsTime, at: trip.flatMap { lastPoints[$0] })))
                 default:
-                    ledger.apply(e.record, defaultVehicle: defaultVehicle)
+                    apply(e)
                 }
             }
         }
@@ -73,6 +94,9 @@ struct InteropFeed {
     var json: JSONValue { .object([("ledger", ledger.json)]) }
 
     mutating func restore(_ state: JSONValue) {
-        if let j = state["ledger"] { ledger = VehicleLedger(json: j) }
+        if let j = state["ledger"], let l = VehicleLedger(json: j) {
+            ledger = l
+            view = nil
+        }
     }
 }

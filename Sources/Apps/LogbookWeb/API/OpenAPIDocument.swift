@@ -1,11 +1,17 @@
 // SPDX-License-Identifier: MIT
+internal import LogbookCore
 
 /// The OpenAPI 3 document served at `/api/openapi.json`, written by hand next to the routes it
 /// describes (schemathesis checks that it matches them: scripts/tests.d/50-web.sh). A Swift
 /// string rather than an embedded resource: `.embedInCode` turns a file into an array literal
 /// of bytes, which takes the type checker minutes at this size.
 enum OpenAPIDocument {
-    static let text = #"""
+    /// The served document: ``base`` with the reads of ``records`` and the writes made from
+    /// the command table (``WriteRoute/all``) merged in.
+    static let text: String = merged().serialized
+
+    /// The hand-written part: sessions, the live state, trips, the garage's reads.
+    static let base = #"""
 {
   "openapi": "3.0.3",
   "info": {
@@ -103,42 +109,6 @@ enum OpenAPIDocument {
           "totals": {"type": "object", "required": ["trips", "distance_m", "duration_s", "discarded"],
             "properties": {"trips": {"type": "integer"}, "distance_m": {"type": "number"}, "duration_s": {"type": "number"}, "discarded": {"type": "integer"}, "voided": {"type": "integer"}}}
         }
-      },
-      "Stats": {
-        "description": "The KPIs of `logbook stats --json` (SI units, money per currency) with the service tasks' states.",
-        "type": "object", "required": ["range", "total_distance_km", "fill_ups", "total_fuel_l", "total_spend", "vehicles", "trend", "service"],
-        "properties": {
-          "range": {"type": "string"}, "since": {"type": "string", "nullable": true}, "vehicle": {"type": "string", "nullable": true},
-          "total_distance_km": {"type": "number"}, "fill_ups": {"type": "integer"}, "total_fuel_l": {"type": "number"},
-          "total_spend": {"type": "object", "additionalProperties": {"type": "number"}},
-          "economy_l_per_100km": {"type": "number", "nullable": true},
-          "vehicles": {"type": "array", "items": {"type": "object", "required": ["id", "name", "distance_km"]}},
-          "trend": {"type": "array", "items": {"type": "object", "required": ["bucket", "economy_l_per_100km", "distance_km"]}},
-          "service": {"type": "array", "items": {"$ref": "#/components/schemas/ServiceDue"}}
-        }
-      },
-      "ServiceDue": {
-        "type": "object", "required": ["task", "vehicle", "name", "state"],
-        "properties": {"task": {"type": "string"}, "vehicle": {"type": "string"}, "name": {"type": "string"},
-          "state": {"type": "string", "enum": ["overdue", "due_soon", "ok", "unknown"]},
-          "due_km": {"type": "number", "nullable": true}, "km_left": {"type": "number", "nullable": true},
-          "due_at": {"type": "string", "nullable": true}, "days_left": {"type": "number", "nullable": true}}
-      },
-      "FuelLog": {
-        "type": "object", "required": ["id", "vehicle", "at", "odometer_km", "litres", "price", "currency", "full"],
-        "properties": {"id": {"type": "string"}, "vehicle": {"type": "string"}, "at": {"type": "string"},
-          "odometer_km": {"type": "number"}, "litres": {"type": "number"}, "price": {"type": "number"}, "currency": {"type": "string"},
-          "full": {"type": "boolean"}, "missed": {"type": "boolean"}, "station": {"type": "string", "nullable": true}}
-      },
-      "GarageVehicle": {
-        "type": "object", "required": ["id", "name", "retired", "configured"],
-        "properties": {"id": {"type": "string"}, "name": {"type": "string"}, "retired": {"type": "boolean"}, "configured": {"type": "boolean"}}
-      },
-      "EntryReply": {
-        "description": "logbookd's reply to a garage write: the entry's journal sequence number.",
-        "type": "object", "required": ["ok", "seq", "type", "subject"],
-        "properties": {"ok": {"type": "boolean", "enum": [true]}, "seq": {"type": "number"}, "type": {"type": "string"},
-          "action": {"type": "string"}, "subject": {"type": "string"}}
       }
     },
     "parameters": {
@@ -189,7 +159,7 @@ enum OpenAPIDocument {
           "401": {"$ref": "#/components/responses/Unauthorized"}, "429": {"$ref": "#/components/responses/TooMany"}}}
     },
     "/api/vehicles": {
-      "get": {"summary": "The configured vehicles and the default one.",
+      "get": {"summary": "The vehicles a trip may start with (the registry: the journal's and the configured ones, retired ones left out) and the default one.",
         "responses": {"200": {"description": "Vehicles.", "content": {"application/json": {"schema": {"type": "object", "required": ["vehicles", "default_vehicle"],
           "properties": {"vehicles": {"type": "array", "items": {"$ref": "#/components/schemas/Vehicle"}}, "default_vehicle": {"type": "string", "nullable": true}}}}}},
           "401": {"$ref": "#/components/responses/Unauthorized"}, "429": {"$ref": "#/components/responses/TooMany"}}}
@@ -222,7 +192,8 @@ enum OpenAPIDocument {
           {"name": "since", "in": "query", "schema": {"type": "string"}, "description": "YYYY-MM-DD (local) or ISO 8601 UTC."},
           {"name": "until", "in": "query", "schema": {"type": "string"}, "description": "YYYY-MM-DD (that day included) or ISO 8601 UTC."},
           {"name": "limit", "in": "query", "schema": {"type": "integer", "minimum": 1, "maximum": 1000, "default": 50}},
-          {"name": "include_discarded", "in": "query", "schema": {"type": "string", "enum": ["true", "false"], "default": "true"}}
+          {"name": "include_discarded", "in": "query", "schema": {"type": "string", "enum": ["true", "false"], "default": "true"}, "description": "List trips too short to keep (never counted)."},
+          {"name": "include_voided", "in": "query", "schema": {"type": "string", "enum": ["true", "false"], "default": "true"}, "description": "List trips a person voided (never counted)."}
         ],
         "responses": {"200": {"description": "Trips.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/TripList"}}}},
           "400": {"$ref": "#/components/responses/BadRequest"}, "401": {"$ref": "#/components/responses/Unauthorized"},
@@ -284,35 +255,7 @@ enum OpenAPIDocument {
           "properties": {"fuel_logs": {"type": "array", "items": {"$ref": "#/components/schemas/FuelLog"}}}}}}},
           "400": {"$ref": "#/components/responses/BadRequest"}, "401": {"$ref": "#/components/responses/Unauthorized"},
           "404": {"$ref": "#/components/responses/NotFound"}, "429": {"$ref": "#/components/responses/TooMany"},
-          "503": {"$ref": "#/components/responses/Unavailable"}}},
-      "post": {"summary": "Log a fill-up (logbookd's fuel.add; checked against the garage first: the vehicle exists, the odometer does not go back).",
-        "requestBody": {"required": true, "content": {"application/json": {"schema": {"type": "object", "additionalProperties": false,
-          "required": ["vehicle", "odometer_km", "litres", "price", "currency"],
-          "properties": {"vehicle": {"type": "string"}, "at": {"type": "string", "description": "ISO 8601; default now."},
-            "odometer_km": {"type": "number"}, "litres": {"type": "number"}, "price": {"type": "number"},
-            "currency": {"type": "string", "description": "ISO 4217, e.g. EUR."}, "full": {"type": "boolean", "default": true},
-            "missed": {"type": "boolean", "default": false}, "station": {"type": "string"}, "station_address": {"type": "string"},
-            "lat": {"type": "number"}, "lon": {"type": "number"}, "note": {"type": "string"}}}}}},
-        "responses": {"200": {"description": "Recorded.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/EntryReply"}}}},
-          "400": {"$ref": "#/components/responses/BadRequest"}, "401": {"$ref": "#/components/responses/Unauthorized"},
-          "403": {"$ref": "#/components/responses/Forbidden"}, "404": {"$ref": "#/components/responses/NotFound"},
-          "409": {"$ref": "#/components/responses/Conflict"}, "413": {"$ref": "#/components/responses/TooLarge"},
-          "415": {"$ref": "#/components/responses/UnsupportedType"}, "422": {"$ref": "#/components/responses/Unprocessable"},
-          "429": {"$ref": "#/components/responses/TooMany"}, "503": {"$ref": "#/components/responses/Unavailable"}}}
-    },
-    "/api/trips/{id}/class": {
-      "post": {"summary": "Classify a trip for the mileage report (logbookd's trip.classify).",
-        "parameters": [{"$ref": "#/components/parameters/TripID"}],
-        "requestBody": {"required": true, "content": {"application/json": {"schema": {"type": "object", "additionalProperties": false,
-          "required": ["class"],
-          "properties": {"class": {"type": "string", "enum": ["business", "private", "commute"]}, "purpose": {"type": "string"},
-            "partner": {"type": "string"}, "destination": {"type": "string"}}}}}},
-        "responses": {"200": {"description": "Recorded.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/EntryReply"}}}},
-          "400": {"$ref": "#/components/responses/BadRequest"}, "401": {"$ref": "#/components/responses/Unauthorized"},
-          "403": {"$ref": "#/components/responses/Forbidden"}, "404": {"$ref": "#/components/responses/NotFound"},
-          "409": {"$ref": "#/components/responses/Conflict"}, "413": {"$ref": "#/components/responses/TooLarge"},
-          "415": {"$ref": "#/components/responses/UnsupportedType"}, "422": {"$ref": "#/components/responses/Unprocessable"},
-          "429": {"$ref": "#/components/responses/TooMany"}, "503": {"$ref": "#/components/responses/Unavailable"}}}
+          "503": {"$ref": "#/components/responses/Unavailable"}}}
     },
     "/api/report": {
       "get": {"summary": "The yearly mileage report: CSV sealed with the journal's chain head, or the printable A4 page.",

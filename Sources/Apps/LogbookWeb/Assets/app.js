@@ -1,4 +1,5 @@
-// Logbook web app: live updates for the Live page and local times everywhere.
+// Logbook web app: live updates for the Live page, local times everywhere, and the phone's
+// position for the forms that take one.
 // Served by the Pi (no CDN). Formats numbers with the same rules as the server (Format.swift).
 "use strict";
 (function () {
@@ -39,6 +40,30 @@
     el.textContent = d.toLocaleString(undefined, opts);
   }
   document.querySelectorAll("time[datetime]").forEach(localTime);
+
+  // Position pickers: on a secure page (HTTPS, or the Pi itself) whose browser can locate
+  // itself, "Use this phone's position" fills the form's latitude and longitude. Without
+  // script the button stays hidden; the car's last position still works (a checkbox).
+  document.querySelectorAll("button.locate").forEach((button) => {
+    if (!window.isSecureContext || !navigator.geolocation) return;
+    const prefix = button.dataset.prefix;
+    const lat = document.getElementById(prefix + "-lat"), lon = document.getElementById(prefix + "-lon");
+    const status = document.getElementById(prefix + "-locate-status");
+    if (!lat || !lon) return;
+    button.hidden = false;
+    button.addEventListener("click", () => {
+      if (status) status.textContent = "Locating…";
+      navigator.geolocation.getCurrentPosition((p) => {
+        lat.value = p.coords.latitude.toFixed(6);
+        lon.value = p.coords.longitude.toFixed(6);
+        const car = document.getElementById(prefix + "-car");
+        if (car) car.checked = false;
+        if (status) status.textContent = "This phone, ±" + Math.round(p.coords.accuracy) + " m";
+      }, (e) => {
+        if (status) status.textContent = "No position: " + e.message;
+      }, { enableHighAccuracy: true, timeout: 20000, maximumAge: 60000 });
+    });
+  });
 
   const live = document.getElementById("live");
   if (!live || !window.EventSource) return;

@@ -9,9 +9,8 @@ internal import LogbookRecords
 internal import LogbookStore
 
 extension WebApp {
-    /// `/api/stats`, `/api/garage`, `/api/fuel` (list and add), a trip's classification and
-    /// `/api/report`. Reads come from the index; writes are checked against the garage as the
-    /// index holds it, then sent to logbookd, which records them (the CLI does the same).
+    /// `/api/stats`, `/api/garage`, `/api/fuel`, `/api/odometer`, `/api/places` and
+    /// `/api/report`, from the index (the writes: ``addWriteRoutes(to:)``).
     func addGarageRoutes(to router: Router<WebContext>) {
         router.get("/api/stats") { request, _ -> Response in
             let parameters = request.uri.queryParameters
@@ -40,18 +39,6 @@ extension WebApp {
             let view = try await garageView(fuelLimit: limit, vehicle: vehicle)
             return Responses.json(.object([("fuel_logs", .array(view.fills.map(GarageStats.fillJSON)))]))
         }
-        router.post("/api/fuel") { request, context -> Response in
-            var request = request
-            let body = try await JSONBody.object(&request, context: context, allowed: Self.fuelFields)
-            return Responses.json(try await garageWrite("fuel.add", Self.pairs(body)))
-        }
-        router.post("/api/trips/:id/class") { request, context -> Response in
-            let id = try Self.tripID(context.parameters.get("id"))
-            var request = request
-            let body = try await JSONBody.object(&request, context: context, allowed: Self.classFields)
-            let fields = [("trip", JSONValue.number(Double(id.rawValue)))] + Self.pairs(body)
-            return Responses.json(try await garageWrite("trip.classify", fields))
-        }
         router.get("/api/report") { request, _ -> Response in
             let parameters = request.uri.queryParameters
             let format = parameters["format"].map(String.init) ?? "csv"
@@ -64,11 +51,6 @@ extension WebApp {
             return response
         }
     }
-
-    /// The request fields `POST /api/fuel` takes: `fuel.add`'s, without `origin` (always `web`).
-    static let fuelFields = Set(FuelRecord.schema.map(\.name))
-    /// The request fields `POST /api/trips/{id}/class` takes.
-    static let classFields = Set(TripClassRecord.schema.map(\.name))
 
     /// A query parameter's value; nil when absent or empty (a form's "All vehicles").
     static func nonEmpty(_ parameters: Parameters, _ name: String) -> String? {
@@ -117,47 +99,6 @@ extension WebApp {
         var response = Responses.html(report.html)
         response.headers[.contentSecurityPolicy] = "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'"
         return response
-    }
-
-    /// Validates a garage write (shape, then against the garage in the index) and sends it to
-    /// logbookd; returns the daemon's reply. The next read catches the index up at once.
-    func garageWrite(_ name: String, _ fields: [(String, JSONValue)]) async throws(APIError) -> JSONValue {
-        guard let command = EntryCommand.named(name) else { throw APIError.notFound("no command \(name)") }
-        let now = GPSClock.now()
-        var request: [(String, JSONValue)] = [("cmd", .string(name))] + fields.filter { !$0.1.isNull } + [("origin", .string("web"))]
-        // The time is fixed here, so the check and the daemon see the same entry.
-        if command.action == .add, command.type == "fuel", !request.contains(where: { $0.0 == "at" }) {
-            request.append(("at", .string(ISO8601.format(now))))
-        }
-        let entry: RecordEntry
-        do throws(EntryProblem) {
-            entry = try command.draft(.object(request), now: now)
-        } catch {
-            throw Self.refusal(error)
-        }
-        let configured = configuration.vehicles
-        try await shelf.read { index throws in
-            let garage = try GarageStore.garage(index, configured: configured)
-            do throws(EntryProblem) {
-                try garage.check(entry, trips: index)
-            } catch {
-                throw Self.refusal(error)
-            }
-        }
-        let reply = try await control.call(.object(request))
-        shelf.invalidate()
-        return reply
-    }
-
-    /// The HTTP error for a garage check's refusal: 400 for a malformed field, 409 for a
-    /// duplicate, 404 for what does not exist, 422 for the rest (an odometer going back).
-    static func refusal(_ problem: EntryProblem) -> APIError {
-        switch problem.code {
-        case "bad_request": APIError.badRequest(problem.message)
-        case "duplicate": APIError(.conflict, problem.code, problem.message)
-        case "unknown_entry": APIError(.notFound, problem.code, problem.message)
-        default: ControlGateway.error(code: problem.code, message: problem.message)
-        }
     }
 }
 

@@ -4,8 +4,9 @@ internal import HTTPTypes
 internal import LogbookControl
 package import LogbookCore
 
-/// Sends write commands (trip start/stop, fuel logs, classification) to logbookd through
-/// the control socket. The web app never writes the journal itself.
+/// Sends commands (trip start/stop, every entry) to logbookd through the control socket.
+/// Entries go to the journal directly only when no daemon answers (``deliver(_:)``), as the
+/// CLI's do.
 ///
 /// ``ControlClient`` blocks, so each call runs on a Dispatch queue of its own, never on the
 /// Swift concurrency pool; a connection per call (writes are rare, one per button press).
@@ -33,6 +34,41 @@ package struct ControlGateway: Sendable {
         }
         switch result {
         case .success(let reply): return reply
+        case .failure(.unreachable(let why)): throw APIError(.serviceUnavailable, "daemon_unreachable", why)
+        case .failure(.refused(let code, let message)): throw Self.error(code: code, message: message)
+        }
+    }
+
+    /// What became of a request that may be recorded without the daemon.
+    package enum Delivery: Sendable {
+        /// logbookd answered `{"ok":true,…}`.
+        case replied(JSONValue)
+        /// Nothing listens on the socket (the daemon is not running): why.
+        case noDaemon(String)
+    }
+
+    /// Sends `request` if logbookd listens; ``Delivery/noDaemon(_:)`` when it cannot even be
+    /// connected to. Once connected, a refusal or a lost reply is an error, never a retry
+    /// elsewhere (the daemon may have recorded it).
+    package func deliver(_ request: JSONValue, timeout: Double = 10) async throws(APIError) -> Delivery {
+        let path = socketPath
+        let result: Result<Delivery, ControlClient.Failure> = await withCheckedContinuation { done in
+            queue.async {
+                let client: ControlClient
+                do throws(ControlClient.Failure) {
+                    client = try ControlClient(socketPath: path, timeout: 2)
+                } catch {
+                    return done.resume(returning: .success(.noDaemon(error.description)))
+                }
+                do throws(ControlClient.Failure) {
+                    done.resume(returning: .success(.replied(try client.call(request, timeout: timeout).0)))
+                } catch {
+                    done.resume(returning: .failure(error))
+                }
+            }
+        }
+        switch result {
+        case .success(let delivery): return delivery
         case .failure(.unreachable(let why)): throw APIError(.serviceUnavailable, "daemon_unreachable", why)
         case .failure(.refused(let code, let message)): throw Self.error(code: code, message: message)
         }

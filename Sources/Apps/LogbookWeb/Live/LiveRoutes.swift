@@ -3,6 +3,7 @@ internal import HTTPTypes
 internal import Logging
 internal import Hummingbird
 internal import LogbookCore
+internal import LogbookGarage
 internal import LogbookRecords
 internal import NIOCore
 
@@ -20,7 +21,7 @@ extension WebApp {
         router.get("/api/vehicles") { _, _ -> Response in
             Responses.json(
                 .object([
-                    ("vehicles", .array(configuration.vehicles.map(\.vehicle.json))),
+                    ("vehicles", .array(await registryNow().active.map(\.vehicle.json))),
                     ("default_vehicle", .string(configuration.defaultVehicle)),
                 ]))
         }
@@ -55,8 +56,15 @@ extension WebApp {
     private func startTrip(_ vehicle: String?) async throws(APIError) -> JSONValue {
         var request: [(String, JSONValue)] = [("cmd", .string("trip.start"))]
         if let vehicle {
-            guard configuration.vehicles.isEmpty || configuration.vehicle(vehicle) != nil else {
-                throw APIError(.unprocessableContent, "unknown_vehicle", "no vehicle \"\(vehicle)\" is configured")
+            // logbookd checks against the registry as it knows it; this catches a typo while
+            // the daemon is away, with the daemon's message.
+            let registry = await registryNow()
+            if !registry.all.isEmpty, !registry.active.contains(where: { $0.id == vehicle }) {
+                if registry.all.contains(where: { $0.id == vehicle }) {
+                    throw APIError(.unprocessableContent, "retired_vehicle", "vehicle \(vehicle) is retired")
+                }
+                let known = registry.active.map(\.id).sorted().joined(separator: ", ")
+                throw APIError(.unprocessableContent, "unknown_vehicle", "no vehicle \"\(vehicle)\" (known: \(known.isEmpty ? "none" : known))")
             }
             request.append(("vehicle", .string(vehicle)))
         }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 internal import Hummingbird
 internal import LogbookCore
+internal import LogbookGarage
 internal import LogbookRecords
 
 /// The Live page: the trip card (vehicle, duration, distance, speed, average and top speed,
@@ -21,7 +22,8 @@ struct LivePage {
     static let errors = [
         "no_trip": "No trip is being recorded.",
         "daemon_unreachable": "logbookd is not reachable: is it running?",
-        "unknown_vehicle": "That vehicle is not configured.",
+        "unknown_vehicle": "That vehicle is not in the logbook.",
+        "retired_vehicle": "That vehicle is retired.",
         "refused": "logbookd refused the command.",
         "unavailable": "logbookd is shutting down.",
     ]
@@ -134,7 +136,7 @@ extension WebApp {
         router.get("/") { request, context -> Response in
             let query = request.uri.queryParameters
             let page = LivePage(
-                document: try? live.current().json, vehicles: configuration.vehicles.map(\.vehicle), defaultVehicle: configuration.defaultVehicle,
+                document: try? live.current().json, vehicles: await registryNow().active.map(\.vehicle), defaultVehicle: configuration.defaultVehicle,
                 format: Format(imperial: configuration.imperialUnits), done: query["done"].map(String.init),
                 error: query["error"].map(String.init))
             let body = page.render().replacing("{{csrf}}", with: HTML.escape(context.csrfToken))

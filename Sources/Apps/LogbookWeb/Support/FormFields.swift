@@ -15,6 +15,9 @@ package struct FormFields: Sendable {
     /// The first value of `name`.
     package subscript(_ name: String) -> String? { pairs.first { $0.0 == name }?.1 }
 
+    /// Every value of `name`, in order (a checkbox after its hidden `off`).
+    package func values(_ name: String) -> [String] { pairs.filter { $0.0 == name }.map(\.1) }
+
     /// Percent-decodes `+` and `%XX`; invalid UTF-8 becomes U+FFFD.
     static func decode(_ bytes: some Collection<UInt8>) -> String {
         var out: [UInt8] = []

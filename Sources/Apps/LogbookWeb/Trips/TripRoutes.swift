@@ -2,6 +2,7 @@
 internal import HTTPTypes
 internal import Hummingbird
 internal import LogbookCore
+internal import LogbookGarage
 internal import LogbookExport
 internal import LogbookRecords
 internal import LogbookStore
@@ -12,18 +13,23 @@ extension WebApp {
     func addTripRoutes(to router: Router<WebContext>) {
         router.get("/api/trips") { request, _ -> Response in
             let query = try Self.tripQuery(request.uri.queryParameters, defaultLimit: 50)
-            let vehicles = configuration
             let trips = try await shelf.read { index in try index.trips(matching: query) }
-            return Responses.json(TripProperties.list(trips, vehicles: vehicles.vehicle))
+            return Responses.json(TripProperties.list(trips, vehicles: await registryNow().vehicle))
         }
         router.get("/api/trips/:id") { _, context -> Response in
             let id = try Self.tripID(context.parameters.get("id"))
             let (trip, gaps) = try await shelf.read { index -> (TripOverview, [TripGap]) in
-                guard let trip = try index.trip(id) else { throw APIError.notFound("no trip \(id)") }
+                try Self.checkNotMerged(id, index)
+                guard let trip = try index.trip(id) else { throw APIError(.notFound, "unknown_trip", "no trip \(id)") }
                 return (trip, try index.gaps(of: id))
             }
-            let vehicle = configuration.vehicle(trip.vehicleID)
+            let registry = await registryNow()
+            let vehicle = registry.vehicle(trip.vehicleID)
             var members = TripProperties.apiMembers(of: trip, vehicle: vehicle)
+            // As `logbook trips show --json`: a trip without a driver of its own names its vehicle's.
+            if trip.driver == nil, let driver = registry.driver(of: trip), let i = members.firstIndex(where: { $0.0 == "driver" }) {
+                members[i].1 = .string(driver)
+            }
             members.append(("gaps", .array(gaps.map(TripProperties.gap))))
             let offset = trip.startedAt.map(LocalTime.offset) ?? 0
             members.append(
@@ -46,10 +52,11 @@ extension WebApp {
                 throw APIError.badRequest("format: expected gpx, geojson or csv, got \"\(name)\"")
             }
             var options = ExportOptions(units: units)
-            for v in configuration.vehicles { options.vehicles[v.id] = v.vehicle }
+            for v in await registryNow().all { options.vehicles[v.id] = v.vehicle }
             let bytes = try await shelf.read { [options] index -> [UInt8] in
                 let export = TripExport(format: format, options: options)
-                guard try index.trip(id) != nil else { throw APIError.notFound("no trip \(id)") }
+                try Self.checkNotMerged(id, index)
+                guard try index.trip(id) != nil else { throw APIError(.notFound, "unknown_trip", "no trip \(id)") }
                 let sink = MemorySink()
                 try export.write([id], from: index, to: sink)
                 return sink.bytes
@@ -65,9 +72,10 @@ extension WebApp {
     /// Trip `id`'s picture (SVG) in the Pi's time zone; 404 when there is no such trip.
     func tripPicture(_ id: TripID) async throws(APIError) -> String {
         let units = self.units
-        let vehicles = configuration
+        let vehicles = await registryNow()
         return try await shelf.read { index -> String in
-            guard let trip = try index.trip(id) else { throw APIError.notFound("no trip \(id)") }
+            try Self.checkNotMerged(id, index)
+            guard let trip = try index.trip(id) else { throw APIError(.notFound, "unknown_trip", "no trip \(id)") }
             let start = trip.startedAt ?? GPSTime(seconds: 0)
             let options = TripPictureOptions(
                 units: units, utcOffset: LocalTime.offset(start), timeZoneName: LocalTime.name(start),
@@ -84,8 +92,15 @@ extension WebApp {
         return TripID(n)
     }
 
+    /// A trip merged into another has no page of its own: 404 naming where it went, as
+    /// `logbook trips show` says.
+    static func checkNotMerged(_ id: TripID, _ index: TripIndex) throws {
+        if let into = try index.mergedInto(id) { throw APIError(.notFound, "merged", "trip \(id) was merged into trip \(into)") }
+    }
+
     /// `vehicle`, `since`, `until` (`YYYY-MM-DD` local or ISO 8601 UTC), `limit` (1…1000),
-    /// `include_discarded` (`true`/`false`, default true: listed, not counted).
+    /// `include_discarded` and `include_voided` (`true`/`false`, default true: listed, not
+    /// counted), as `logbook trips list` lists them.
     static func tripQuery(_ parameters: Parameters, defaultLimit: Int) throws(APIError) -> TripQuery {
         func value(_ name: String) -> String? {
             guard let s = parameters[Substring(name)].map(String.init), !s.isEmpty else { return nil }
@@ -99,9 +114,12 @@ extension WebApp {
             throw APIError.badRequest(error.description.replacing("--", with: ""))
         }
         guard case .matching(var query) = selection else { throw APIError.badRequest("no trips selected") }
-        if let s = value("include_discarded") {
-            guard s == "true" || s == "false" else { throw APIError.badRequest("include_discarded: expected true or false, got \"\(s)\"") }
-            query.includeDiscarded = s == "true"
+        query.includeDiscarded = true
+        query.includeVoided = true
+        for (name, flag) in [("include_discarded", \TripQuery.includeDiscarded), ("include_voided", \TripQuery.includeVoided)] {
+            guard let s = value(name) else { continue }
+            guard s == "true" || s == "false" else { throw APIError.badRequest("\(name): expected true or false, got \"\(s)\"") }
+            query[keyPath: flag] = s == "true"
         }
         var limit = defaultLimit
         if let s = value("limit") {

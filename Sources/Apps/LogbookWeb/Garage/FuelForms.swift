@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: MIT
+internal import Hummingbird
+internal import LogbookCore
+internal import LogbookGarage
+internal import LogbookGarageStore
+internal import LogbookRecords
+
+/// Fill-ups: the Garage's form to log one (date and time, missed flag, note, station,
+/// position), and a fill-up's page to amend or void it (`fuel.add`, `fuel.amend`, `fuel.void`).
+enum FuelForms {
+    static func inputs(_ command: String, required: Bool) -> [FormInput] {
+        [
+            FormInput("vehicle", "Vehicle", .vehicle(blank: nil), required: required, wide: true),
+            FormInput("at", "When", .time(seconds: false), wide: true, hint: required ? "Empty: now" : nil),
+            FormInput.field(command, "odometer_km", "Odometer (km)", required: required, wide: true, key: "odometer"),
+            FormInput.field(command, "litres", "Litres", required: required),
+            FormInput.field(command, "price", "Paid", required: required),
+            FormInput.field(command, "currency", "Currency", required: required),
+            FormInput.field(command, "station", "Station"),
+            FormInput.field(command, "full", "Full tank"),
+            FormInput.field(command, "missed", "A fill-up before this one was not logged", key: "missed"),
+            FormInput.field(command, "station_address", "Station address", wide: true, key: "address"),
+            FormInput.field(command, "lat", "Latitude"),
+            FormInput.field(command, "lon", "Longitude"),
+            FormInput.field(command, "note", "Note", wide: true),
+        ]
+    }
+
+    static let add = FormSpec(inputs("fuel.add", required: true))
+    static let amend = FormSpec(inputs("fuel.amend", required: false))
+    static let void = FormSpec([FormInput.field("fuel.void", "reason", "Why", wide: true)])
+
+    static let done = ["changed": "Fill-up changed.", "voided": "Fill-up voided: it no longer counts."]
+
+    /// The Garage's form: the registry's active vehicles, the last currency, a full tank.
+    static func addForm(vehicles: [GarageVehicle], defaultVehicle: String?, currency: String?, failure: FormFailure?, car: (lat: Double, lon: Double)?)
+        -> String
+    {
+        let defaults = ["vehicle": defaultVehicle ?? "", "currency": currency ?? "EUR", "full": "on", "missed": "off"]
+        let values = failure.values(for: "fuel-form", defaults)
+        let ticked = failure?.form == "fuel-form" && failure?.typed["car_position"] == "on"
+        return """
+            <section class="card">
+            <h2>Log a fill-up</h2>
+            \(FormHTML.form(
+                id: "fuel-form", action: "/garage/fuel", spec: add, values: values, vehicles: vehicles, submit: "Add fill-up",
+                extra: FormHTML.positionPickers(prefix: "fuel", car: car, ticked: ticked), prefix: "fuel"))
+            </section>
+            """
+    }
+
+    /// `/garage/fuel/ID`: the fill-up's values to amend, voiding it, its history.
+    static func page(_ log: FuelLog, vehicles: [GarageVehicle], failure: FormFailure?, done: String?, car: (lat: Double, lon: Double)?) -> String {
+        let path = "/garage/fuel/" + WebApp.pathEscaped(log.id)
+        var forms = "<p class=\"notice bad\" id=\"voided\">Void: this fill-up no longer counts.</p>"
+        if !log.voided {
+            forms = """
+                <h2>Amend</h2>
+                <p class="muted small">Change what was wrong; an empty field keeps its value. The old values stay in the history.</p>
+                \(FormHTML.form(
+                    id: "fuel-amend", action: path, spec: amend, values: failure.values(for: "fuel-amend", amend.values(of: log.record.fields)),
+                    vehicles: vehicles, submit: "Save changes", extra: FormHTML.positionPickers(prefix: "fuel-amend", car: car, ticked: false)))
+                <h2>Void</h2>
+                \(FormHTML.form(id: "fuel-void", action: path + "/void", spec: void, values: failure.values(for: "fuel-void"), vehicles: [], submit: "Void fill-up", style: "danger"))
+                """
+        }
+        let name = vehicles.first { $0.id == log.vehicle }?.name ?? log.vehicle
+        let when = LocalTime.text(log.at)
+        return """
+            <section class="card">
+            <h1>Fill-up \(HTML.escape(when))</h1>
+            <p class="muted small">\(HTML.escape(name)) · \(Format.fixed(log.litres, digits: 2)) L · \(Format.fixed(log.price, digits: 2)) \(HTML.escape(log.currency)) · \(HTML.escape(log.id))</p>
+            \(FormHTML.notice(failure.notice(or: done.flatMap { Self.done[$0] })))
+            \(forms)
+            </section>
+            <section class="card">
+            <h2>History</h2>
+            \(FormHTML.history(log.history))
+            </section>
+            """
+    }
+}
+
+extension WebApp {
+    func addFuelPages(to router: Router<WebContext>) {
+        router.post("/garage/fuel") { request, context -> Response in
+            try await formPost(
+                request, context, form: "fuel-form", spec: FuelForms.add, command: "fuel.add",
+                fields: { (posted) throws(APIError) in try withCarPosition(try FuelForms.add.request(posted), posted) },
+                done: { _ in "/garage?done=fuel" },
+                page: { failure in try await garagePage(context, failure: failure) })
+        }
+        router.get("/garage/fuel/:id") { request, context -> Response in
+            try await fuelPage(context, done: request.uri.queryParameters["done"].map(String.init))
+        }
+        router.post("/garage/fuel/:id") { request, context -> Response in
+            let id = try Self.pathParameter(context)
+            let current = try await fuelLog(id)
+            return try await formPost(
+                request, context, form: "fuel-amend", spec: FuelForms.amend, command: "fuel.amend",
+                fields: { (posted) throws(APIError) in
+                    [("subject", .string(id))] + (try withCarPosition(try FuelForms.amend.changes(posted, from: current.record.fields), posted))
+                },
+                done: { _ in "/garage/fuel/\(Self.pathEscaped(id))?done=changed" },
+                page: { failure in try await fuelPage(context, failure: failure) })
+        }
+        router.post("/garage/fuel/:id/void") { request, context -> Response in
+            let id = try Self.pathParameter(context)
+            return try await formPost(
+                request, context, form: "fuel-void", spec: FuelForms.void, command: "fuel.void",
+                fields: { (posted) throws(APIError) in [("subject", .string(id))] + (try FuelForms.void.request(posted)) },
+                done: { _ in "/garage/fuel/\(Self.pathEscaped(id))?done=voided" },
+                page: { failure in try await fuelPage(context, failure: failure) })
+        }
+    }
+
+    /// Fill-up `id`, voided or not; 404 when there is none.
+    func fuelLog(_ id: String) async throws(APIError) -> FuelLog {
+        let configured = configuration.vehicles
+        return try await shelf.read { index throws -> FuelLog in
+            let garage = try GarageStore.garage(index, configured: configured, types: [VehicleRecord.type, FuelRecord.type])
+            guard let log = garage.fuelLog(id) else { throw APIError(.notFound, "unknown_entry", "no fuel log \(id)") }
+            return log
+        }
+    }
+
+    private func fuelPage(_ context: WebContext, failure: FormFailure? = nil, done: String? = nil) async throws -> Response {
+        let log = try await fuelLog(try Self.pathParameter(context))
+        let registry = await registryNow()
+        let body = FuelForms.page(log, vehicles: registry.all, failure: failure, done: done, car: knownCarPosition())
+        return page("Fill-up", active: "/garage", context: context, body: body)
+    }
+}
