@@ -26,11 +26,11 @@ public struct EntryField: Sendable {
         /// A 17-character vehicle identification number (ISO 3779: digits and capitals but I, O, Q).
         case vin
 
-        /// The JSON type on the control socket (a trip number is sent as a number, as the CLI
-        /// and the web app send it; ``EntryCommand/draft(_:now:)`` also reads one as text).
+        /// The JSON type on the control socket (a trip number goes as a number or its text:
+        /// ``EntryCommand/draft(_:now:)`` reads either).
         public var isNumber: Bool {
             switch self {
-            case .number, .integer, .trip: true
+            case .number, .integer: true
             default: false
             }
         }

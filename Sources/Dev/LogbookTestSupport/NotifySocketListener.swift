@@ -52,8 +52,10 @@ public final class NotifySocketListener: @unchecked Sendable {
     /// Every message received so far, one per datagram.
     public func messages() -> [String] { lock.withLock { received } }
 
-    /// Waits until a message containing `text` arrives; returns whether it did.
-    public func waitFor(_ text: String, timeout: Duration = .seconds(10)) async -> Bool {
+    /// Waits until a message containing `text` arrives; returns whether it did. The default
+    /// bound is wide: a debug daemon starting on 2 cores under a load of 9 (the suites beside
+    /// it, builds) took over 10 s to READY=1; it takes 0.3 s on its own.
+    public func waitFor(_ text: String, timeout: Duration = .seconds(30)) async -> Bool {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             if messages().contains(where: { $0.contains(text) }) { return true }

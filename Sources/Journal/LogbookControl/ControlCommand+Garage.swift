@@ -6,7 +6,8 @@ extension ControlCommand {
     /// arguments taken from ``EntryCommand``'s field table so socket and validator agree.
     package static let garage: [ControlCommand] = EntryCommand.all.map { command in
         ControlCommand(command.name, arguments: command.requestFields.map { field in
-            let kind: Kind = field.kind.isNumber ? .number : field.kind.isBool ? .bool : .string
+            var kind: Kind = field.kind.isNumber ? .number : field.kind.isBool ? .bool : .string
+            if case .trip = field.kind { kind = .tripNumber }
             return Argument(field.name, kind, required: field.required)
         })
     }

@@ -10,6 +10,8 @@ package struct ControlCommand: Sendable {
     /// The JSON type an argument must have.
     package enum Kind: Sendable {
         case string, number, bool, object, array
+        /// A trip number: a whole number, or its decimal text.
+        case tripNumber
 
         var name: String {
             switch self {
@@ -18,12 +20,15 @@ package struct ControlCommand: Sendable {
             case .bool: "a boolean"
             case .object: "an object"
             case .array: "an array"
+            case .tripNumber: "a trip number"
             }
         }
 
         func matches(_ value: JSONValue) -> Bool {
             switch (self, value) {
             case (.string, .string), (.number, .number), (.bool, .bool), (.object, .object), (.array, .array): true
+            case (.tripNumber, .number(let n)): n >= 1 && n == n.rounded()
+            case (.tripNumber, .string(let s)): !s.isEmpty && s.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
             default: false
             }
         }
