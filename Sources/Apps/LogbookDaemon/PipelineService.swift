@@ -71,6 +71,10 @@ struct PipelineService: Service {
                 recorder.handle(.command(command), at: now())
                 let after = recorder.current?.id
                 let refused = command != .stop && after == nil ? "no trip could be started" : nil
+                // The reply is built from the live state: publish first, so it shows the trip
+                // just started or stopped (replying first raced the handler against publish).
+                if obd.needsSync(recorder) { obd.sync(&recorder, obdContext()) }
+                publish(recorder, obd)
                 reply(CommandOutcome(tripID: after ?? before, error: refused))
                 news = true
             case .prepareForShutdown(let done):
