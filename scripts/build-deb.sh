@@ -9,7 +9,8 @@
 #                  .build/release
 #   --version V    package version (default 0.1.0~git<date>.<commit>)
 #   --out DIR      where to put logbook_<version>_<arch>.deb (default out/, git-ignored)
-#   --no-strip     keep debug info (default: strip --strip-debug, symbols stay for backtraces)
+#   --no-strip     keep symbols and debug info (default: strip --strip-unneeded, as Debian
+#                  policy and lintian want; the unit turns the Swift backtracer off anyway)
 #   --compress C   dpkg-deb compressor: xz (default, smallest), gzip (fast), none
 #
 # Contents: /usr/bin/{logbookd,logbook,logbook-uplink,logbook-web}, systemd units (uplink, web
@@ -62,7 +63,7 @@ install_file() { install -D -m "$1" "$2" "$D$3"; }
 strip_elf() {
   local f
   [ "$STRIP" = 1 ] && command -v strip >/dev/null || return 0
-  for f in "$@"; do [ "$(head -c4 "$f" | tr -d '\0')" = $'\x7fELF' ] && strip --strip-debug "$f"; done
+  for f in "$@"; do [ "$(head -c4 "$f" | tr -d '\0')" = $'\x7fELF' ] && strip --strip-unneeded --remove-section=.comment --remove-section=.note "$f"; done
   return 0
 }
 
@@ -101,6 +102,12 @@ install_file 0644 "$PLACES/places.bin" /usr/share/logbook/places/places.bin
 install_file 0644 "$PLACES/places.manifest.json" /usr/share/logbook/places/places.manifest.json
 install_file 0644 "$CONF" /etc/logbook/logbookd.toml
 install_file 0644 "$PKG/copyright" /usr/share/doc/logbook/copyright
+# A native package's changelog (Debian policy 12.7): which commit this is.
+COMMIT=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)
+DATE=$(git -C "$ROOT" log -1 --format=%cD 2>/dev/null || date -R)
+printf 'logbook (%s) unstable; urgency=medium\n\n  * Built from commit %s; the changes are in the project repository.\n\n -- %s  %s\n' \
+  "$VERSION" "$COMMIT" "$(sed -n 's/^Maintainer: //p' "$PKG/control.in")" "$DATE" | gzip -9n > "$STAGE/changelog.gz"
+install_file 0644 "$STAGE/changelog.gz" /usr/share/doc/logbook/changelog.gz
 [ -f "$ROOT/docs/install-pi.md" ] && install_file 0644 "$ROOT/docs/install-pi.md" /usr/share/doc/logbook/install-pi.md
 
 # Library dependencies of the binaries (libsystemd0, libdbus-1-3, libc6, ...).

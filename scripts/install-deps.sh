@@ -31,6 +31,11 @@ packages=(
     python3-gpxpy python3-jsonschema
     # lean: the daemon image guard (readelf, nm, size); the fuzzer is the Swift toolchain's libFuzzer
     binutils
+    # power cuts (issue 29): a qemu guest with Debian's kernel and busybox (scripts/powercut-vm.sh),
+    # its disk images made with mkfs.ext4 -d and read with debugfs (e2fsprogs), cpio for the initramfs
+    qemu-system-x86 linux-image-amd64 busybox-static e2fsprogs cpio
+    # the .deb checked by lintian (scripts/systemd-e2e.sh)
+    lintian
     "$@"
 )
 missing=()

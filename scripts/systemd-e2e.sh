@@ -10,12 +10,14 @@
 #
 # Every step prints exactly one line:  systemd-e2e: <step>: ok [detail]
 #                                  or  systemd-e2e: <step>: FAIL <detail>
-# Steps, container 1 (units installed from systemd/ by hand, test drop-in, private gpsd):
-#   boot install logind-delay gps-replay start status-text user gps-fixes trip-service control-socket
-#   cli-member index-root index-logbook index-member index-other watchdog journal-recovery stop
-#   cli-stopped index-after-stop journal-fields
+# Steps, container 1 (units installed from systemd/ by hand, test drop-in, private gpsd; after
+# `readonly-root` the root file system is read-only, as on a Pi with overlayroot, except the
+# state and cache directories and the tmpfs /run and /tmp):
+#   boot install readonly-root logind-delay gps-replay start status-text user gps-fixes trip-service
+#   control-socket cli-member reload index-root index-logbook index-member index-other watchdog
+#   journal-recovery stop cli-stopped index-after-stop journal-fields
 # Container 2 (the .deb built by scripts/build-deb.sh from the same binaries):
-#   deb-build deb-boot deb-install deb-web deb-upgrade deb-purge
+#   deb-build deb-lintian deb-boot deb-install deb-web deb-upgrade deb-purge
 #
 # Environment:
 #   LOGBOOK_BIN_DIR           build dir with logbookd/logbook (arg 1 wins)
@@ -150,6 +152,28 @@ EOF
   else fail install "$(tail -3 <<<"$out" | tr '\n' ' ')"; return 1; fi
 }
 
+# As on a Pi with overlayroot=tmpfs:recurse=0 and a data partition (docs/install-pi.md): `/`
+# read-only; the state and the cache on file systems of their own (tmpfs here); /run and
+# /tmp tmpfs. Every later step of this container runs so: the daemon, systemd and the CLI
+# must write nowhere else. (The reload step edits the configuration as an admin would on
+# such a Pi, through a writable moment of the root: `ct_rw`.)
+readonly_root() {
+  local out probe
+  # shellcheck disable=SC2016  # runs inside the container
+  if out=$(ct bash -euc '
+      for d in /var/lib/logbook /var/cache/logbook /var/tmp; do mkdir -p "$d"; mount -t tmpfs -o mode=0755,nosuid,nodev tmpfs "$d"; done
+      chmod 1777 /var/tmp
+      systemd-tmpfiles --create logbook.conf
+      mount -o remount,ro /' 2>&1); then
+    probe=$(ct touch /etc/logbook/e2e-ro-probe 2>&1 || true)
+    if [[ $probe == *"Read-only file system"* ]] && ct touch /var/lib/logbook/.e2e-rw && ct rm /var/lib/logbook/.e2e-rw; then
+      ok readonly-root "/ remounted read-only (touch /etc/logbook/…: Read-only file system); writable: /var/lib/logbook, /var/cache/logbook, /var/tmp (tmpfs), /run, /tmp"
+    else fail readonly-root "write probe: '${probe:-touch succeeded}'"; return 1; fi
+  else fail readonly-root "$(tail -3 <<<"$out" | tr '\n' ' ')"; return 1; fi
+}
+# Runs a command inside the container with the root writable for its duration.
+ct_rw() { ct mount -o remount,rw / && { "$@"; local rc=$?; ct mount -o remount,ro /; return $rc; }; }
+
 # The logind drop-in must raise InhibitDelayMaxSec (default 5 s) to 30 s. logind reads it
 # at start; in the container it is already running, so restart it there.
 logind_delay() {
@@ -270,7 +294,7 @@ reload() {
   local p0 p1 before after t0 d rc=0 _ line
   p0=$(prop logbookd.service MainPID)
   before=$(ct /usr/bin/python3 -c "$LIVE_TRIP" 2>/dev/null || true)
-  ct sed -i 's/^name = "E2E test car"/name = "E2E reloaded"/' /etc/logbook/logbookd.toml
+  ct_rw ct sed -i 's/^name = "E2E test car"/name = "E2E reloaded"/' /etc/logbook/logbookd.toml
   t0=$(date +%s%N)
   ct systemctl reload logbookd.service || rc=$?
   d=$(ms_since "$t0")
@@ -430,6 +454,23 @@ deb_build() {
   ok deb-build "$(basename "$DEB1") $(( $(stat -c %s "$DEB1") / 1024 )) KiB, $(basename "$DEB2")"
 }
 
+# lintian on the package: no error; the warnings are the ones the README lists and justifies
+# (anything else fails, so a new warning is either fixed or justified there).
+LINTIAN_ACCEPTED="no-manual-page non-standard-dir-perm"
+deb_lintian() {
+  local out tags errors unexpected
+  if ! command -v lintian >/dev/null; then fail deb-lintian "lintian missing (scripts/install-deps.sh)"; return; fi
+  out=$(lintian --no-cfg --allow-root --display-level ">=warning" "$DEB1" 2>&1 || true)
+  errors=$(grep -c '^E: ' <<<"$out" || true)
+  tags=$(sed -n 's/^[EW]: [^ ]*: \([^ ]*\).*/\1/p' <<<"$out" | sort -u | tr '\n' ' ')
+  unexpected=$(for t in $tags; do [[ " $LINTIAN_ACCEPTED " == *" $t "* ]] || printf '%s ' "$t"; done)
+  if [ "$errors" = 0 ] && [ -z "$unexpected" ]; then
+    ok deb-lintian "lintian $(lintian --version | awk '{print $2}'): 0 errors; warnings (justified in the README): ${tags:-none}"
+  else
+    fail deb-lintian "$errors errors, unlisted warnings: ${unexpected:-none}: $(grep -E '^[EW]: ' <<<"$out" | head -8 | tr '\n' ' ')"
+  fi
+}
+
 deb_install() {
   local out rc=0 st en u conf
   cp "$DEB1" "$DEB2" "$CT_SHARE/"
@@ -501,15 +542,15 @@ preflight
 DAEMON_STEPS="status-text user gps-fixes trip-service control-socket cli-member reload index-root index-logbook index-member index-other watchdog journal-recovery stop cli-stopped index-after-stop journal-fields"
 not_run() { local s; for s in $2; do fail "$s" "not run ($1)"; done; }
 if boot boot; then
-  if install_units; then
+  if install_units && readonly_root; then
     logind_delay; gps_replay
     if start_target; then
       status_text; run_user; gps_fixes; trip_service; control_socket; cli_member
       reload; index_root; index_logbook; index_member; index_other
       watchdog; journal_recovery; stop_service; cli_stopped; index_after_stop; journal_fields
     else not_run "start failed" "$DAEMON_STEPS"; fi
-  else not_run "install failed" "logind-delay gps-replay start $DAEMON_STEPS"; fi
-else not_run "boot failed" "install logind-delay gps-replay start $DAEMON_STEPS"; fi
+  else not_run "install or read-only root failed" "logind-delay gps-replay start $DAEMON_STEPS"; fi
+else not_run "boot failed" "install readonly-root logind-delay gps-replay start $DAEMON_STEPS"; fi
 if [ -n "${LOGBOOK_E2E_KEEP_LOGS:-}" ]; then mkdir -p "$LOGBOOK_E2E_KEEP_LOGS"; ct journalctl -b --no-pager -o short-monotonic > "$LOGBOOK_E2E_KEEP_LOGS/journal-units.log" 2>&1 || true; fi
 ct_teardown
 
@@ -517,6 +558,7 @@ if [ "${LOGBOOK_E2E_SKIP_DEB:-0}" != 1 ]; then
   CT_SCRATCH_DEB=$(mktemp -d "${TMPDIR:-/tmp}/logbook-e2e-deb.XXXXXX")
   EXTRA_DIRS+=("$CT_SCRATCH_DEB")
   if deb_build; then
+    deb_lintian
     if boot deb-boot; then
       deb_install
       deb_web

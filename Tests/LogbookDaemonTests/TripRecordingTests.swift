@@ -160,7 +160,9 @@ import Testing
         defer { dir.remove() }
         let gpsd = try GPSDReplay(log: log, realtime: 20)
         defer { gpsd.stop() }
-        let cfg = try config(dir, gpsd: gpsd.address, body: "[[source]]\ntype = \"service\"\nvehicle = \"golf\"\n")
+        // The restart here has no gpsd: it must not wait for a first fix to decide whether the
+        // trip goes on (that is ReopenDaemonTests), so reopening is off.
+        let cfg = try config(dir, gpsd: gpsd.address, body: "[trip]\nreopen_within_s = 0\n[[source]]\ntype = \"service\"\nvehicle = \"golf\"\n")
         let first = try DaemonProcess(arguments: ["--config", cfg])
         #expect(await eventually(.seconds(20)) { ((live(dir)?["trip"] as? [String: Any])?["points"] as? Int ?? 0) > 60 })
         // Let at least one 1 s group commit pass, note what was live, then cut the power.

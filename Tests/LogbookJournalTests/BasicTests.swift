@@ -43,6 +43,14 @@ import Testing
                 fields: .object([("litres", .number(41.5)), ("station", .string("Zürich Süd")), ("full", .bool(true))]),
                 recordedAt: 1_790_000_000_000_000_000, origin: "cli")),
             .entry(UserEntry(type: "vehicle", action: .void, subject: "golf", origin: "config")),
+            .tripReopened(TripReopened(
+                id: TripID(7), vehicleID: "golf", startReason: "service", startTime: GPSTime(seconds: 1_790_000_000),
+                previousEndReason: "recovered", from: testPoint(4).time, gpsTime: GPSTime(seconds: 1_790_000_090),
+                summary: TripSummary(distance: 812.5, duration: 60, maxSpeed: 14, averageSpeed: 13.5, pointCount: 5),
+                lastPoint: PointCodec.quantised(testPoint(4)), monotonicNanoseconds: 11, bootID: "b2")),
+            .tripReopened(TripReopened(
+                id: TripID(8), vehicleID: nil, startReason: "power:ACAD", startTime: nil, previousEndReason: "shutdown",
+                from: nil, gpsTime: nil, summary: .zero, lastPoint: nil, monotonicNanoseconds: 0, bootID: "")),
         ]
         for (i, r) in records.enumerated() {
             let bytes = RecordCodec.encode(.user(r), sequence: UInt64(i + 1))

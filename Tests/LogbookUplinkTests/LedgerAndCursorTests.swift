@@ -83,6 +83,30 @@ import Testing
         #expect(view["golf"]?.lastTrip?.number == TripID(2) && abs((view["golf"]?.loggedMeters ?? 0) - 1_200) < 0.01)
     }
 
+    @Test func aReopenedTripCountsOnceWithItsWholeDistance() throws {
+        let feed = LedgerFeed()
+        func end(_ reason: String, _ m: Double, hour: Double) {
+            feed.add(.tripEnded(TripEnded(id: TripID(5), reason: reason, gpsTime: feed.time(hour: hour), summary: TripSummary(
+                distance: m, duration: 60, maxSpeed: 1, averageSpeed: 1, pointCount: 1))))
+        }
+        feed.add(.tripStarted(TripStarted(id: TripID(5), vehicleID: "golf", reason: "service", gpsTime: feed.time(hour: 1),
+                                          monotonicNanoseconds: 1, bootID: "b")))
+        end("recovered", 4_000, hour: 1.5)
+        #expect(feed.view()["golf"]?.loggedMeters == 4_000)
+        feed.add(.tripReopened(TripReopened(
+            id: TripID(5), vehicleID: "golf", startReason: "service", startTime: feed.time(hour: 1), previousEndReason: "recovered",
+            from: feed.time(hour: 1.5), gpsTime: feed.time(hour: 1.51),
+            summary: TripSummary(distance: 4_000, duration: 60, maxSpeed: 1, averageSpeed: 1, pointCount: 1),
+            lastPoint: nil, monotonicNanoseconds: 2, bootID: "b2")))
+        #expect(feed.ledger.trip(TripID(5))?.isOpen == true, "open again after the reopen")
+        end("shutdown", 9_000, hour: 2)
+        let golf = try #require(feed.view()["golf"])
+        #expect(golf.loggedMeters == 9_000, "the first part is not counted twice")
+        #expect(golf.lastTrip?.number == TripID(5) && golf.lastTrip?.distance == 9_000)
+        #expect(feed.ledger.trips.count == 1)
+        #expect(VehicleLedger(json: try JSONValue.parse(feed.ledger.json.serialized)) == feed.ledger)
+    }
+
     @Test func cursorsAreSavedAtomicallyAndForeignOrDamagedFilesAreIgnored() throws {
         let dir = try TemporaryDirectory("cur")
         defer { dir.remove() }

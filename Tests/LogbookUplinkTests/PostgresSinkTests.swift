@@ -83,6 +83,45 @@ import Testing
         #expect(impostor.lastError?.contains("belongs to another journal key") == true, "\(impostor.lastError ?? "")")
     }
 
+    /// A restart mid-drive: the trip ended `recovered` is reopened, drives on and ends — one
+    /// row, open while it was open again, with the last end's figures; a batch sent again
+    /// does not reopen it.
+    @Test func aReopenedTripIsOneRowWithItsLastEnd() async throws {
+        let dir = try TemporaryDirectory("pgreopen")
+        defer { dir.remove() }
+        let pg = try PostgresCluster(directory: dir.file("pg"))
+        let state = dir.file("state")
+        let journal = try JournalWriter.open(JournalConfiguration(directory: state + "/journal", stateDirectory: state), logger: logger)
+        let id = journal.nextTripID()
+        let points = (0..<20).map { i in TripPoint(time: GPSTime(seconds: 1_900_000_000 + Int64(i)), latitude: 47 + Double(i) * 1e-4, longitude: 8) }
+        _ = try journal.append(.tripStarted(TripStarted(id: id, vehicleID: "golf", reason: "service", monotonicNanoseconds: 1, bootID: "b1")))
+        _ = try journal.append(.points(id, Array(points[..<10])))
+        let first = TripSummary(distance: 100, duration: 9, maxSpeed: 11, averageSpeed: 11, pointCount: 10)
+        _ = try journal.append(.tripEnded(TripEnded(id: id, reason: "recovered", gpsTime: points[9].time, summary: first)))
+        _ = try journal.append(.tripReopened(TripReopened(
+            id: id, vehicleID: "golf", startReason: "service", startTime: points[0].time, previousEndReason: "recovered",
+            from: points[9].time, gpsTime: points[10].time, summary: first, lastPoint: points[9], monotonicNanoseconds: 2, bootID: "b2")))
+        _ = try journal.append(.points(id, Array(points[10...])))
+        _ = try journal.append(.tripEnded(TripEnded(id: id, reason: "shutdown", gpsTime: points[19].time, summary: TripSummary(
+            distance: 211, duration: 19, maxSpeed: 11, averageSpeed: 11, pointCount: 20))))
+        try await journal.close()
+
+        let key = try #require(Uplink.trustedKey(stateDirectory: state))
+        let device = DeviceIdentity(id: DeviceIdentity.derivedID(publicKey: key), publicKey: key)
+        let sink = PostgresSink(connector: PostgresConnector(url: pg.url), device: device, vehicles: [], logger: logger)
+        #expect(sink.becomeReady())
+        let all = try items(state + "/journal")
+        let reopenedAt = try #require(all.firstIndex { if case .entry(let e) = $0, case .tripReopened = e.record { true } else { false } })
+        try sink.deliver(Array(all[...reopenedAt]), signal: WorkerSignal())
+        #expect(try pg.psql("SELECT count(*), end_seq IS NULL, end_reason IS NULL FROM trips GROUP BY 2, 3") == "1|t|t",
+                "open again after the reopen")
+        try sink.deliver(all, signal: WorkerSignal())
+        try sink.deliver(all, signal: WorkerSignal())  // sent again: the later end stays
+        #expect(try pg.psql("SELECT count(*), end_reason, distance_m, point_count FROM trips GROUP BY 2, 3, 4") == "1|shutdown|211|20")
+        #expect(try pg.psql("SELECT count(*) FROM events WHERE kind = 'trip_reopened'") == "1")
+        #expect(try pg.psql("SELECT count(*) FROM points") == "20")
+    }
+
     @Test func anUnreachableDatabaseIsAClearErrorNotACrash() throws {
         let port = freePort()
         #expect(throws: UplinkError.self) { try PostgresConnection(url: "postgres://logbook@127.0.0.1:\(port)/fleet", connectTimeout: 2) }

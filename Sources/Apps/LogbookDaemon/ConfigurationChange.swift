@@ -33,6 +33,7 @@ struct ConfigurationChange: Sendable, Equatable {
         restart("control.socket", old.controlSocketPath != new.controlSocketPath)
         restart("control.group", old.controlGroup != new.controlGroup)
         restart("shutdown", old.logindInhibitor != new.logindInhibitor || old.logindBusAddress != new.logindBusAddress)
+        restart("power", old.throttledFile != new.throttledFile || old.throttledPollInterval != new.throttledPollInterval)
     }
 
     /// The configuration the daemon runs with after the reload: the new live values, the

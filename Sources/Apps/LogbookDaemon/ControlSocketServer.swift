@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 internal import LogbookControl
 internal import LogbookCore
+internal import LogbookPOSIX
 internal import Logging
 internal import Synchronization
-internal import LogbookPOSIX
 #if canImport(Glibc)
     internal import Glibc
 #endif

@@ -24,6 +24,8 @@ public struct Daemon: Sendable {
     let notifier: SystemdNotifier
     let reloadConfiguration: (@Sendable () throws -> Settings)?
     let logLevel: LogLevelSwitch?
+    /// The journal's last trip, if a restart may continue it (cranking brown-out).
+    let previousTrip: PreviousTrip?
 
     /// Prepares directories and opens (and so recovers) the journal; nothing runs until ``run()``.
     ///
@@ -58,6 +60,7 @@ public struct Daemon: Sendable {
         } catch {
             throw DaemonError.journal("\(error)")
         }
+        previousTrip = Self.previousTrip(directory: configuration.journalDirectory, upTo: journal.durableSequence, logger: logger)
         vehicles = VehicleRegistry(carried: journal.carriedAtOpen)
         try Self.seedVehicles(configuration, into: vehicles, journal: journal, logger: logger)
         let r = journal.recovery
@@ -72,6 +75,25 @@ public struct Daemon: Sendable {
                 "segments": "\(r.segments)", "records": "\(r.records)", "bytes_discarded": "\(r.bytesDiscarded)",
                 "trips_closed_recovered": "\(r.closedTrips)",
             ])
+    }
+
+    /// The journal's last trip when it ended `recovered` or `shutdown` (read from the newest
+    /// segments: O(a segment), tens of ms at most), for ``TripEngine/offerReopen(_:at:)``.
+    static func previousTrip(directory: String, upTo durable: UInt64, logger: Logger) -> PreviousTrip? {
+        let last: LastTrip?
+        do {
+            last = try JournalReader(directory: directory, upTo: durable).lastTrip()
+        } catch {
+            logger.warning("cannot read the last trip; a restart mid-drive starts a new trip", metadata: ["error": "\(error)"])
+            return nil
+        }
+        guard let last, let endText = last.endReason, let end = TripReason(rawValue: endText),
+            end == .recovered || end == .shutdown, let start = TripReason(rawValue: last.startReason),
+            let point = last.lastPoint, let s = last.summary
+        else { return nil }
+        return PreviousTrip(
+            id: last.id, vehicle: last.vehicleID, startReason: start, startTime: last.startTime, endReason: end,
+            lastPoint: point, distance: s.distance, duration: s.duration, maxSpeed: s.maxSpeed, points: s.pointCount)
     }
 
     /// Journals the `[[vehicle]]` tables the journal lacks or that changed (origin `config`),
@@ -107,7 +129,9 @@ public struct Daemon: Sendable {
         let (sourceChanges, sourceContinuation) = AsyncStream.makeStream(of: [SourceConfiguration].self, bufferingPolicy: .bufferingNewest(1))
         let reloadHooks = ReloadHooks(
             load: reloadConfiguration, logLevel: logLevel, sources: sourceContinuation, vehicles: vehicles)
-        let dashboard = DashboardRefresher(configuration: configuration, state: state, logger: logger)
+        let dashboard = DashboardRefresher(configuration: configuration, logger: logger)
+        let live = LiveStatePublisher(path: configuration.liveStatePath, interval: configuration.liveInterval, state: state, logger: logger)
+        let ticks = TickDemand()
         var control = ControlSocketService(
             path: configuration.controlSocketPath, group: configuration.controlGroup,
             handler: DaemonControlHandler(
@@ -119,22 +143,27 @@ public struct Daemon: Sendable {
         // drain the pipeline (the trip closes, the journal syncs), stop pinging, publish
         // the final state.
         var entries: [Entry] = [
-            Entry(service: LiveStatePublisher(path: configuration.liveStatePath, interval: configuration.liveInterval, state: state, logger: logger))
+            Entry(service: live)
         ]
         if let interval = notifier.watchdogInterval {
-            entries.append(Entry(service: WatchdogService(interval: interval, notifier: notifier, state: state, reader: gpsSource, logger: logger)))
+            entries.append(Entry(service: WatchdogService(
+                interval: interval, notifier: notifier, state: state, reader: gpsSource, events: continuation, logger: logger)))
         }
         entries.append(Entry(service: PipelineService(
             events: events, state: state, notifier: notifier, logger: logger, configuration: configuration,
             journal: journal, vehicles: vehicles, bootID: bootID, stall: stall, updates: updates, startup: socketUp,
-            reloadHooks: reloadHooks)))
+            reloadHooks: reloadHooks, previousTrip: previousTrip, ticks: ticks, live: live, dashboard: dashboard)))
         // Without its socket the daemon still records trips: a bind failure is logged, not fatal.
         entries.append(Entry(service: control, successTerminationBehavior: .ignore, failureTerminationBehavior: .ignore))
-        entries.append(Entry(service: TickerService(events: continuation)))
+        entries.append(Entry(service: TickerService(events: continuation, demand: ticks)))
         if let dashboard { entries.append(Entry(service: dashboard, successTerminationBehavior: .ignore, failureTerminationBehavior: .ignore)) }
         entries.append(Entry(service: SignalSourcesService(
             configuration: configuration, sourceChanges: sourceChanges, events: continuation, logger: logger)))
         entries.append(Entry(service: GPSReaderService(source: gpsSource, events: continuation)))
+        if configuration.throttledFile != "" {
+            entries.append(Entry(service: ThrottleMonitor(
+                file: configuration.throttledFile, interval: configuration.throttledPollInterval, events: continuation, logger: logger)))
+        }
         entries.append(Entry(service: ProcessSignalService(
             events: continuation, state: state, journal: journal, gpsd: configuration.gpsd,
             stall: configuration.debugStallSignal ? stall : nil, logger: logger)))

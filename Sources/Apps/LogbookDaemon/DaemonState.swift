@@ -11,6 +11,9 @@ final class DaemonState: Sendable {
     /// A copy of the live state.
     var snapshot: LiveState { live.withLock { $0 } }
 
+    /// Whether a trip is open (the live-state publisher's pace).
+    var hasTrip: Bool { live.withLock { $0.trip != nil } }
+
     /// Changes the live state under the lock.
     func update(_ body: (inout LiveState) -> Void) { live.withLock { body(&$0) } }
 

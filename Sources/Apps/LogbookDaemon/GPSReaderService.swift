@@ -19,15 +19,19 @@ struct GPSReaderService: Service {
     }
 }
 
-/// Yields a tick every second so the pipeline's timers run and its heartbeat advances.
+/// Yields a tick every second while the pipeline wants them (a trip open, or its summary
+/// shown), so its timers run; while parked it waits without a timer (a parked car's battery:
+/// the watchdog sends the pipeline its own ticks when systemd watches the daemon).
 struct TickerService: Service {
     let events: AsyncStream<PipelineEvent>.Continuation
+    let demand: TickDemand
     var interval: Duration = .seconds(1)
 
     func run() async {
         while !Task.isCancelled, !Task.isShuttingDownGracefully {
-            // The sleep ends at once on shutdown, so stopping never waits for a tick.
-            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: interval) }
+            // Both waits end at once on shutdown, so stopping never waits for a tick.
+            await withGracefulShutdownHandler { await demand.waitUntilWanted() } onGracefulShutdown: { demand.set(true) }
+            try? await cancelWhenGracefulShutdown { [interval] in try await Task.sleep(for: interval) }
             events.yield(.tick)
         }
     }

@@ -37,7 +37,9 @@ final class HookRunner: Sendable {
 
     /// Starts the hook for `event` if one is configured; returns at once.
     func run(event: String, environment: [String: String]) {
-        guard let command = commands[event] else { return }
+        // A reopened trip (restart mid-drive) runs the start hook again: what it started
+        // (a dashcam) died with the reboot.
+        guard let command = commands[event == "reopen" ? "start" : event] else { return }
         var env = environment
         env["LOGBOOK_EVENT"] = event
         let fixed = env

@@ -1,39 +1,59 @@
 // SPDX-License-Identifier: MIT
-internal import Dispatch
 internal import LogbookCore
 internal import LogbookPOSIX
 internal import Logging
 internal import ServiceLifecycle
+internal import Synchronization
 
-/// Replaces `live.json` atomically every interval (at most 2 s), on a Dispatch queue of
-/// its own: file writes never run on the Swift concurrency pool, and a stalled pipeline
-/// or socket client never delays them.
-struct LiveStatePublisher: Service {
+/// Replaces `live.json` atomically (``LiveFileWriter``) on a thread of its own: file writes
+/// never run on the Swift concurrency pool, and a stalled pipeline or socket client never
+/// delays them.
+///
+/// Every `interval` (at most 2 s) while a trip is open; every ``parkedInterval`` while parked
+/// (a parked car's battery: one wake-up per publication, no other timer); and at once when
+/// the pipeline asks (``publishNow()``: a trip started or ended).
+final class LiveStatePublisher: Service, Sendable {
     let path: String
     let interval: Duration
     let state: DaemonState
     let logger: Logger
+    private let thread = EventLoopThread(name: "logbook-live")
+    /// Used by the thread, then (after it stopped) by the final publication: never at once.
+    private let file: Mutex<LiveFileWriter>
+
+    /// While no trip is open: under 2 s, so the file still changes at least every 2 s.
+    static let parkedInterval: Duration = .milliseconds(1900)
+
+    init(path: String, interval: Duration, state: DaemonState, logger: Logger) {
+        self.path = path
+        self.interval = interval
+        self.state = state
+        self.logger = logger
+        file = Mutex(LiveFileWriter(path: path))
+    }
+
+    /// Publishes now rather than at the next interval.
+    func publishNow() { thread.post(.now) }
 
     func run() async {
-        let queue = DispatchQueue(label: "logbook.live-state")
-        let timer = DispatchSource.makeTimerSource(queue: queue)
-        let nanos = Int(interval.components.seconds) * 1_000_000_000 + Int(interval.components.attoseconds / 1_000_000_000)
-        let publish: @Sendable () -> Void = { [path, state, logger] in
-            let doc = state.nextPublication(at: wallClockNow())
-            // 0644 whatever the umask; no fsync: the runtime directory is a tmpfs and the
-            // content is rebuilt within 2 s after a crash anyway.
-            do {
-                try AtomicFile.replace(path, with: Array((doc.json.serialized + "\n").utf8), mode: 0o644, durable: false)
-            } catch {
-                logger.error("cannot write live state", metadata: ["path": "\(path)", "error": "\(error)"])
+        let started = thread.start { [self] control in
+            while !control.stopRequested {
+                publish()
+                let wait = state.hasTrip ? interval : max(interval, Self.parkedInterval)
+                _ = control.wait(timeout: wait)
             }
         }
-        timer.schedule(deadline: .now(), repeating: .nanoseconds(nanos), leeway: .milliseconds(50))
-        timer.setEventHandler(handler: publish)
-        timer.resume()
+        if !started { logger.critical("cannot start the live-state thread; live.json is written at shutdown only") }
         try? await gracefulShutdown()
-        timer.cancel()
+        thread.stop(timeout: .seconds(2))
         // The final state (disconnected, trip closed) is what readers see after we exit.
-        queue.sync { publish() }
+        publish()
+    }
+
+    private func publish() {
+        let doc = state.nextPublication(at: wallClockNow())
+        let bytes = Array((doc.json.serialized + "\n").utf8)
+        let rc = file.withLock { $0.replace(with: bytes) }
+        if rc != 0 { logger.error("cannot write live state", metadata: ["path": "\(path)", "error": "\(errnoText(rc))"]) }
     }
 }

@@ -20,6 +20,8 @@ enum PipelineEvent: Sendable {
     case tick
     /// SIGHUP: re-read the configuration and apply what can change live.
     case reload
+    /// The Pi's under-voltage and throttling flags changed (``ThrottleMonitor``).
+    case power(PowerReading)
 }
 
 /// What a command did: the open trip afterwards, or why it was refused.

@@ -33,6 +33,13 @@ struct PipelineService: Service {
     /// The trip engine's clock starts at zero when the daemon starts (``now()``), so that
     /// `debug_clock_scale` speeds up only the daemon's own time.
     let clockOrigin = MonotonicClock.nanoseconds()
+    /// The journal's last trip, which the first automatic start may continue.
+    let previousTrip: PreviousTrip?
+    /// Ticks only while a trip is open or its summary shown; live.json at once on a trip's
+    /// start or end; dashboard.json after a trip's end.
+    let ticks: TickDemand
+    let live: LiveStatePublisher
+    let dashboard: DashboardRefresher?
 
     func run() async {
         var running = configuration
@@ -43,15 +50,18 @@ struct PipelineService: Service {
         await startup.wait(upTo: .seconds(5))
         notifier.ready()
         logger.info("logbookd ready", metadata: ["gpsd": "\(configuration.gpsd)", "sources": "\(configuration.sources.map(\.kind.rawValue))"])
+        if let previousTrip { recorder.offerReopen(previousTrip, at: now()) }
         // A `service` source: the trip spans the daemon's life.
         for source in configuration.sources where source.kind == .service {
             recorder.handle(.signal(source.signal(isOn: true)), at: now())
         }
         followSystemClock(&recorder, running)
         publish(recorder, obd)
+        settle(recorder, tripBefore: nil, lastTripBefore: nil)
         for await event in events.cancelOnGracefulShutdown() {
             if stall.isOn { await stallForever() }
             state.pipelineTurned()
+            let (tripBefore, lastTripBefore) = (recorder.current?.id, recorder.lastTrip?.id)
             var news = false
             switch event {
             case .gps(let batch):
@@ -66,7 +76,9 @@ struct PipelineService: Service {
                 recorder.handle(.command(command), at: now())
                 let after = recorder.current?.id
                 let refused = command != .stop && after == nil ? "no trip could be started" : nil
-                // The reply carries the live state's trip: it must show this command's outcome.
+                // The reply is built from the live state: publish first, so it shows the trip
+                // just started or stopped (replying first raced the handler against publish).
+                if obd.needsSync(recorder) { obd.sync(&recorder, obdContext()) }
                 publish(recorder, obd)
                 reply(CommandOutcome(tripID: after ?? before, error: refused))
                 news = true
@@ -91,10 +103,15 @@ struct PipelineService: Service {
                 reload(&running, &recorder, at: now())
                 obd.reconfigure(running)
                 news = true
+            case .power(let reading):
+                power(reading, &recorder)
+                live.publishNow()
+                news = true
             }
             // A trip started or ended by any source: the OBD values that go with it.
             if obd.needsSync(recorder) { obd.sync(&recorder, obdContext()) }
             publish(recorder, obd)
+            settle(recorder, tripBefore: tripBefore, lastTripBefore: lastTripBefore)
             // Per-change documents only for watchers: building one per batch costs CPU.
             if updates.hasWatchers { updates.publish(state.nextPublication(at: wallClockNow()).json) }
             if news { status.set(Self.describe(state.snapshot, gpsd: configuration.gpsd)) }
@@ -131,6 +148,14 @@ struct PipelineService: Service {
             return
         }
         if SystemClock.isSynchronised { recorder.trustSystemClock(wallClockNow(), at: now()) }
+    }
+
+    /// After an event: live.json at once when a trip started or ended, dashboard.json after
+    /// an end, and ticks only while the engine has timers to run or a summary to expire.
+    private func settle(_ recorder: TripRecorder, tripBefore: TripID?, lastTripBefore: TripID?) {
+        if recorder.current?.id != tripBefore { live.publishNow() }
+        if let ended = recorder.lastTrip?.id, ended != lastTripBefore { dashboard?.request() }
+        ticks.set(recorder.engine.phase != .idle || recorder.lastTrip != nil)
     }
 
     private func now() -> MonotonicInstant {
@@ -208,13 +233,42 @@ struct PipelineService: Service {
             $0.journal.bufferBytes = configuration.diskFullBufferBytes
             $0.journal.droppedPoints = j.droppedPoints
             $0.journal.error = j.lastError
+            $0.journal.durableSequence = j.durableSequence
+            $0.journal.bytesWritten = j.bytesWritten
+            $0.journal.syncs = j.syncs
         }
     }
 
-    /// What `systemctl status` should say: the state, then the journal's trouble if any.
+    /// What `systemctl status` should say: the state, then the journal's and the supply's
+    /// trouble if any.
     static func describe(_ live: LiveState, gpsd: HostPort) -> String {
-        let text = describeRecording(live, gpsd: gpsd)
-        return live.journal.problem.map { "\(text) — \($0)" } ?? text
+        var text = describeRecording(live, gpsd: gpsd)
+        if let p = live.journal.problem { text += " — \(p)" }
+        if let p = live.power.problem { text += " — \(p)" }
+        return text
+    }
+
+    /// The Pi's flags changed: `pi:CONDITION` signal records for what started or stopped
+    /// (a dip between two readings as an on/off pair), the live state's `power` block.
+    private func power(_ reading: PowerReading, _ recorder: inout TripRecorder) {
+        let previous = state.snapshot.power.flags
+        switch reading {
+        case .unavailable:
+            state.update { $0.power = LiveState.PowerBlock() }
+        case .flags(let flags, _):
+            for (condition, on) in ThrottledFlags.changes(from: previous, to: flags) {
+                recorder.recordDeviceSignal("pi:\(condition.rawValue)", on: on, at: now())
+                if on {
+                    logger.warning("Raspberry Pi: \(condition.rawValue)", metadata: ["throttled_flags": "\(flags.hex)"])
+                } else {
+                    logger.notice("Raspberry Pi: \(condition.rawValue) ended", metadata: ["throttled_flags": "\(flags.hex)"])
+                }
+            }
+            state.update {
+                $0.power.flags = flags
+                $0.power.status = flags.now.first?.rawValue ?? "ok"
+            }
+        }
     }
 
     private static func describeRecording(_ live: LiveState, gpsd: HostPort) -> String {

@@ -57,6 +57,10 @@ struct TripRecorder {
 
     /// The synchronised system clock read at `now`, or nil to stop trusting it.
     mutating func trustSystemClock(_ time: GPSTime?, at now: MonotonicInstant) { engine.trustSystemClock(time, at: now) }
+    /// Offers the journal's last trip for a reopen (a restart mid-drive; ``TripEngine/offerReopen(_:at:)``).
+    mutating func offerReopen(_ previous: PreviousTrip, at now: MonotonicInstant) {
+        engine.offerReopen(previous, at: now)
+    }
 
     /// Feeds one event to the engine and records what it decides.
     mutating func handle(_ event: TripEvent, at now: MonotonicInstant) {
@@ -85,6 +89,8 @@ struct TripRecorder {
                 "LOGBOOK_TRIP_REASON": info.reason.rawValue,
                 "LOGBOOK_TRIP_STARTED_AT": info.gpsTime?.description ?? "",
             ]))
+        case .reopened(let info):
+            reopen(info, at: now)
         case .point(let p):
             guard let id = current?.id else { return }
             recordedPoint = true
@@ -140,6 +146,34 @@ struct TripRecorder {
             current = nil
             startPlace = nil
         }
+    }
+
+    /// Records a change of the device itself (not a vehicle signal): e.g. `pi:under-voltage`.
+    mutating func recordDeviceSignal(_ source: String, on: Bool, at now: MonotonicInstant) {
+        append(.signal(SignalEvent(source: source, vehicleID: nil, on: on, gpsTime: lastFixTime, monotonicNanoseconds: now.nanoseconds)))
+    }
+
+    private mutating func reopen(_ info: TripReopenInfo, at now: MonotonicInstant) {
+        let p = info.previous
+        current = (p.id, p.vehicle)
+        startPlace = nil
+        recordedPoint = true
+        append(.tripReopened(TripReopened(
+            id: p.id, vehicleID: p.vehicle, startReason: p.startReason.rawValue, startTime: p.startTime,
+            previousEndReason: p.endReason.rawValue, from: info.gap.from, gpsTime: info.gap.to,
+            summary: TripSummary(
+                distance: p.distance, duration: p.duration, maxSpeed: p.maxSpeed,
+                averageSpeed: p.duration > 0 ? p.distance / p.duration : 0, pointCount: p.points),
+            lastPoint: p.lastPoint, monotonicNanoseconds: now.nanoseconds, bootID: bootID)))
+        logger.notice(
+            "trip reopened: the daemon restarted mid-drive",
+            metadata: tripMetadata(p.id, [
+                "ended": "\(p.endReason.rawValue)", "gap_s": "\(Int(info.gap.seconds.rounded()))",
+                "distance_m": "\(Int(p.distance))", "vehicle": "\(p.vehicle ?? "-")",
+            ]))
+        hooks?.run(event: "reopen", environment: hookEnvironment(p.id, vehicle: p.vehicle, [
+            "LOGBOOK_TRIP_REASON": p.startReason.rawValue, "LOGBOOK_TRIP_STARTED_AT": p.startTime?.description ?? "",
+        ]))
     }
 
     /// Appends `record`; a refusal (disk full, I/O error) is counted and logged, not thrown.

@@ -10,12 +10,15 @@ internal import LogbookPOSIX
 ///
 /// Both the gpsd reader thread and the pipeline must have turned recently; a hung daemon
 /// stops pinging and systemd restarts it. gpsd being absent does not stop the pings: the
-/// reader keeps turning while it retries.
+/// reader keeps turning while it retries, and a reader waiting in `poll(2)` counts as turning.
+/// While parked the pipeline gets no ticks (a parked car's battery), so each round sends it
+/// one: it has turned by the next round unless it is hung.
 struct WatchdogService: Service {
     let interval: Duration
     let notifier: SystemdNotifier
     let state: DaemonState
     let reader: GPSDSource
+    let events: AsyncStream<PipelineEvent>.Continuation
     let logger: Logger
 
     /// A loop counts as alive if it turned within this time (half the watchdog interval,
@@ -31,7 +34,7 @@ struct WatchdogService: Service {
                 + staleAfter.components.attoseconds / 1_000_000_000
             let pipelineAge = now - state.lastPipelineTurn
             let readerAge = now - reader.lastHeartbeat
-            if pipelineAge < limit, readerAge < limit {
+            if pipelineAge < limit, reader.isTurning(within: limit, now: now) {
                 notifier.watchdog()
                 warned = false
             } else if !warned {
@@ -40,6 +43,7 @@ struct WatchdogService: Service {
                     metadata: ["pipeline_age_ms": "\(pipelineAge / 1_000_000)", "reader_age_ms": "\(readerAge / 1_000_000)"])
                 warned = true
             }
+            events.yield(.tick)
             try? await cancelWhenGracefulShutdown { try await Task.sleep(for: period) }
         }
     }

@@ -69,6 +69,13 @@ public enum FleetBatch {
                         """, parameters: [device, String(t.id.rawValue), String(e.sequence), t.reason, ns(t.gpsTime),
                                           number(t.summary.distance), number(t.summary.duration), number(t.summary.maxSpeed),
                                           number(t.summary.averageSpeed), String(t.summary.pointCount), t.discarded ? "true" : "false"]))
+                case .tripReopened(let t):
+                    // Open again until its next end (a replayed batch: a later end stays).
+                    out.append(SQLStatement(sql: """
+                        UPDATE trips SET end_seq = NULL, end_reason = NULL, ended_at = NULL, discarded = NULL
+                        WHERE device_id = $1 AND trip_id = $2 AND end_seq IS NOT NULL AND end_seq < $3
+                        """, parameters: [device, String(t.id.rawValue), String(e.sequence)]))
+                    fallthrough
                 case .signal, .entry:
                     let body = MQTTPayloads(topics: MQTTTopics(prefix: "", device: device)).event(e)
                     let kind = body["type"]?.stringValue ?? "event"
@@ -121,6 +128,7 @@ public enum FleetBatch {
         switch r {
         case .signal(let s): s.gpsTime
         case .entry(let u): u.recordedAt.map { GPSTime(nanoseconds: $0) }
+        case .tripReopened(let t): t.gpsTime
         default: nil
         }
     }

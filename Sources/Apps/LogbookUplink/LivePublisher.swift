@@ -166,14 +166,16 @@ public final class LivePublisher: Service, Sendable {
         return .object([("device_id", .string(device))] + members.filter { $0.0 != "device_id" })
     }
 
-    /// What counts as a change while idle: the trip blocks, the connection, the fix mode and
-    /// the position to about 10 m (a parked receiver's jitter and clock are not news).
+    /// What counts as a change while idle: the trip blocks, the connection, the fix mode, the
+    /// Pi's supply (under-voltage, throttling) and the position to about 10 m (a parked
+    /// receiver's jitter and clock are not news).
     static func idleKey(_ live: JSONValue) -> JSONValue {
         let gps = live["gps"]
         func rounded(_ v: Double?) -> JSONValue { .number(v.map { ($0 * 1e4).rounded() / 1e4 }) }
         return .object([
             ("trip", live["trip"] ?? .null), ("last_trip", live["last_trip"] ?? .null),
             ("connected", gps?["connected"] ?? .null), ("mode", gps?["mode"] ?? .null),
+            ("power", live["power"]?["status"] ?? .null), ("power_since_boot", live["power"]?["since_boot"] ?? .null),
             ("lat", rounded(gps?["lat"]?.doubleValue)), ("lon", rounded(gps?["lon"]?.doubleValue)),
         ])
     }

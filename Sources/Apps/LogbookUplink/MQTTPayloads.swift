@@ -115,6 +115,10 @@ public struct MQTTPayloads: Sendable {
                   ("duration_s", .number(t.summary.duration)), ("max_speed_mps", .number(t.summary.maxSpeed)),
                   ("avg_speed_mps", .number(t.summary.averageSpeed)), ("points", .number(Double(t.summary.pointCount))),
                   ("discarded", .bool(t.discarded))]
+        case .tripReopened(let t):
+            m += [("type", .string("trip_reopened")), ("trip", .number(Double(t.id.rawValue))),
+                  ("vehicle", .string(t.vehicleID)), ("previous_end_reason", .string(t.previousEndReason)),
+                  ("gap_from", time(t.from)), ("time", time(t.gpsTime))]
         case .signal(let s):
             m += [("type", .string("signal")), ("source", .string(s.source)), ("vehicle", .string(s.vehicleID)),
                   ("on", .bool(s.on)), ("time", time(s.gpsTime))]

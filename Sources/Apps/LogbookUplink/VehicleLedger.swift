@@ -60,6 +60,23 @@ public struct VehicleLedger: Sendable, Equatable {
             trips[i].duration = t.summary.duration
             trips[i].discarded = t.discarded
             return true
+        case .tripReopened(let r):
+            // A restart mid-drive continued the trip: open again until its next end, which
+            // carries the whole trip's figures (so the part before the restart counts once).
+            let i: Int
+            if let known = positions[r.id] {
+                i = known
+            } else {
+                i = trips.count
+                positions[r.id] = i
+                trips.append(LedgerTrip(id: r.id, vehicle: r.vehicleID ?? defaultVehicle, startSequence: e.sequence, start: r.startTime))
+            }
+            trips[i].endSequence = nil
+            trips[i].end = r.from ?? trips[i].end
+            trips[i].distance = r.summary.distance
+            trips[i].duration = r.summary.duration
+            trips[i].discarded = false
+            return true
         case .entry(let u):
             guard Self.entryTypes.contains(u.type) else { return false }
             entries.append(RecordedEntry(sequence: e.sequence, entry: RecordEntry(u), recordedAt: u.recordedAt.map(GPSTime.init(nanoseconds:))))

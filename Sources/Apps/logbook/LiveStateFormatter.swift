@@ -13,6 +13,7 @@ enum LiveStateFormatter {
         if let journal = doc["journal"], let status = journal["status"]?.stringValue, status != "ok" {
             lines.append(renderJournalProblem(status, journal))
         }
+        if let power = doc["power"], let line = renderPower(power) { lines.append(line) }
         if case .array(let sources)? = doc["obd"] { for source in sources { lines += renderOBD(source) } }
         lines += renderTrip("Trip", doc["trip"], idle: "idle — no trip is being recorded")
         if let last = doc["last_trip"], !last.isNull { lines += renderTrip("Last", last, idle: "") }
@@ -49,6 +50,18 @@ enum LiveStateFormatter {
         let used = buffer > 0 ? min(100, Int((pending / buffer * 100).rounded(.up))) : 0
         var line = "Journal \(status) — \(used) % of the memory buffer used, retrying every few seconds"
         if let dropped = journal["dropped_points"]?.doubleValue, dropped > 0 { line += " · \(Int(dropped)) points dropped" }
+        return line
+    }
+
+    /// "Power   under-voltage now, throttled · since boot: under-voltage, throttled"; nil when
+    /// the flags are unavailable (not a Raspberry Pi).
+    static func renderPower(_ power: JSONValue) -> String? {
+        guard let status = power["status"]?.stringValue, status != "unavailable" else { return nil }
+        func names(_ key: String) -> [String] { if case .array(let a)? = power[key] { return a.compactMap(\.stringValue) } else { return [] } }
+        let now = names("now"), since = names("since_boot")
+        var line = "Power   " + (now.isEmpty ? "supply ok" : now.joined(separator: ", ") + " now")
+        if !since.isEmpty { line += " · since boot: " + since.joined(separator: ", ") }
+        if let flags = power["throttled_flags"]?.stringValue { line += " (\(flags))" }
         return line
     }
 

@@ -12,6 +12,8 @@ public struct LiveState: Sendable, Equatable {
     public var inPrivacyZone: String?
     /// Whether the journal is writing, or holding records in memory (a full disk).
     public var journal = JournalBlock()
+    /// The Pi's supply: under-voltage and throttling (``ThrottledFlags``).
+    public var power = PowerBlock()
     /// The trip being recorded, nil when idle.
     public var trip: TripBlock?
     /// The last ended trip, for 60 s after it ended.
@@ -56,6 +58,12 @@ public struct LiveState: Sendable, Equatable {
         public var droppedPoints = 0
         /// The last error, while it lasts.
         public var error: String?
+        /// The highest sequence number whose commit's `fdatasync` returned: everything up to
+        /// it survives a power cut.
+        public var durableSequence: UInt64 = 0
+        /// Bytes the journal wrote and its `fdatasync`/`fsync` calls since the daemon started.
+        public var bytesWritten = 0
+        public var syncs = 0
         public init() {}
 
         /// The one-line form for `STATUS=` and `logbook status`, nil when all is well.
@@ -65,6 +73,22 @@ public struct LiveState: Sendable, Equatable {
             var s = "journal: \(status), \(min(used, 100)) % of the memory buffer used"
             if droppedPoints > 0 { s += ", \(droppedPoints) points dropped" }
             return s
+        }
+    }
+
+    /// The Raspberry Pi's supply as its firmware reports it.
+    public struct PowerBlock: Sendable, Equatable {
+        /// `ok`, the first condition happening now (`under-voltage`, `frequency-capped`,
+        /// `throttled`, `soft-temperature-limit`), or `unavailable` (no flags to read).
+        public var status = "unavailable"
+        /// The flags as read, nil when unavailable.
+        public var flags: ThrottledFlags?
+        public init() {}
+
+        /// The one-line form for `STATUS=`, nil when nothing is happening now.
+        public var problem: String? {
+            guard let flags, !flags.now.isEmpty else { return nil }
+            return "power: " + flags.now.map(\.rawValue).joined(separator: ", ")
         }
     }
 
@@ -120,6 +144,7 @@ extension LiveState {
             ("gps", gps.json),
             ("in_privacy_zone", .string(inPrivacyZone)),
             ("journal", journal.json),
+            ("power", power.json),
             ("trip", trip?.json ?? .null),
             ("last_trip", lastTrip?.json ?? .null),
         ]
@@ -156,6 +181,20 @@ extension LiveState.JournalBlock {
             ("buffer_bytes", .number(Double(bufferBytes))),
             ("dropped_points", .number(Double(droppedPoints))),
             ("error", .string(error)),
+            ("durable_seq", .number(Double(durableSequence))),
+            ("bytes_written", .number(Double(bytesWritten))),
+            ("syncs", .number(Double(syncs))),
+        ])
+    }
+}
+
+extension LiveState.PowerBlock {
+    public var json: JSONValue {
+        .object([
+            ("status", .string(status)),
+            ("throttled_flags", .string(flags?.hex)),
+            ("now", flags.map { .array($0.now.map { .string($0.rawValue) }) } ?? .null),
+            ("since_boot", flags.map { .array($0.sinceBoot.map { .string($0.rawValue) }) } ?? .null),
         ])
     }
 }

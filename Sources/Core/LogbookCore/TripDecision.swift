@@ -3,6 +3,9 @@
 public enum TripDecision: Sendable, Hashable, Codable {
     /// Open a new trip (the journal assigns its id).
     case start(TripStartInfo)
+    /// Continue the journal's previous trip instead of starting one: the daemon restarted
+    /// mid-drive (``TripEngine/offerReopen(_:at:)``). A `gap` decision follows.
+    case reopened(TripReopenInfo)
     /// Append this point to the open trip.
     case point(TripPoint)
     /// The open trip had no fix for a while; recorded so the track's hole is explained.

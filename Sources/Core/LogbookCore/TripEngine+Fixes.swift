@@ -31,6 +31,7 @@ extension TripEngine {
     mutating func recordTripFix(
         _ fix: Fix, moved: Bool, step: Double, _ now: MonotonicInstant, _ out: inout [TripDecision]
     ) {
+        resolvePendingStart(fix, now, &out)
         guard var open = trip else { return }
         let c = configuration
         var countedStep = open.lastFixInstant == nil || !moved ? 0 : step

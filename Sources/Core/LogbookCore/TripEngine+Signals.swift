@@ -26,6 +26,8 @@ extension TripEngine {
             manualHold = false
             holdAnchor = nil
             if var open = trip {
+                // A person starting a trip wants it recorded now, not a restart's continuation.
+                flushPendingStart(&out)
                 if compatible(vehicle, open.vehicle) {
                     // Take the open trip over: from now on only a manual stop ends it.
                     open.manual = true
@@ -84,7 +86,10 @@ extension TripEngine {
         open.heldBySources = true
         if open.vehicle == nil, let vehicle { open.vehicle = vehicle }
         trip = open
-        if adopt { out.append(.adopted(vehicle: open.vehicle, reason: key.reason)) }
+        if adopt {
+            flushPendingStart(&out)
+            out.append(.adopted(vehicle: open.vehicle, reason: key.reason))
+        }
     }
 
     private mutating func sourceOff(_ key: SourceKey, _ now: MonotonicInstant, _ out: inout [TripDecision]) {

@@ -81,6 +81,10 @@ public struct TripEngine: Sendable {
     var lastFixInstant: MonotonicInstant?
     /// The instant of the event being handled.
     var currentInstant = MonotonicInstant.zero
+    /// The journal's previous trip while a restart may still continue it.
+    var reopenCandidate: ReopenCandidate?
+    /// A start withheld until its first fix says whether it continues ``reopenCandidate``.
+    var pendingStart: TripStartInfo?
 
     /// Creates an idle engine.
     public init(configuration: TripEngineConfiguration = TripEngineConfiguration()) {
@@ -137,6 +141,7 @@ public struct TripEngine: Sendable {
     public var nextDeadline: MonotonicInstant? {
         guard let trip else { return nil }
         var deadlines = [trip.lastData.advanced(bySeconds: configuration.maxNoDataDuration)]
+        if pendingStart != nil, let candidate = reopenCandidate { deadlines.append(candidate.expires) }
         switch trip.closing {
         case .powerOff(_, _, let deadline, _)?: deadlines.append(deadline)
         case .parked(_, let deadline)?: deadlines.append(deadline)
@@ -151,6 +156,7 @@ public struct TripEngine: Sendable {
     // MARK: - Timers
 
     mutating func fireTimers(_ now: MonotonicInstant, _ out: inout [TripDecision]) {
+        if let candidate = reopenCandidate, now >= candidate.expires { flushPendingStart(&out) }
         guard let trip else { return }
         let c = configuration
         switch trip.closing {
@@ -189,7 +195,14 @@ public struct TripEngine: Sendable {
             vehicle: vehicle, startReason: reason,
             stats: TripStats(startInstant: startedAt, startTime: gpsTime),
             manual: manual, heldBySources: held, lastData: startedAt)
-        out.append(.start(TripStartInfo(vehicle: vehicle, reason: reason, gpsTime: gpsTime, startedAt: startedAt)))
+        let info = TripStartInfo(vehicle: vehicle, reason: reason, gpsTime: gpsTime, startedAt: startedAt)
+        if let candidate = reopenCandidate, !manual, compatible(vehicle, candidate.trip.vehicle) {
+            // The first fix decides whether this continues the previous trip (TripEngine+Reopen).
+            pendingStart = info
+        } else {
+            reopenCandidate = nil
+            out.append(.start(info))
+        }
     }
 
     /// Starts a trip on a signal or command at `now`, seeded with the latest fix if fresh.
@@ -213,6 +226,7 @@ public struct TripEngine: Sendable {
         _ out: inout [TripDecision]
     ) {
         guard let open = trip else { return }
+        flushPendingStart(&out)
         var summary = open.snapshot(until: max(effectiveEnd, open.stats.startInstant), active: false)
         summary.endReason = reason
         summary.endedAt = endTime ?? open.stats.lastFixTime

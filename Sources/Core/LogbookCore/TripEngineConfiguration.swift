@@ -58,6 +58,13 @@ public struct TripEngineConfiguration: Sendable, Hashable, Codable {
     /// is at most this old. Default 5 s.
     public var maxStartFixAge: Double = 5
 
+    /// Cranking brown-out: the previous trip (ended `recovered` or `shutdown`) is continued
+    /// when the first fix after a restart is at most this much GPS time after its last point
+    /// and within ``reopenRadius`` of it. 0 disables. Default 120 s.
+    public var reopenWithin: Double = 120
+    /// See ``reopenWithin``. Default 200 m.
+    public var reopenRadius: Double = 200
+
     /// Creates the default configuration.
     /// Circles whose inside is never recorded (`[[privacy_zone]]`): no point, no distance.
     public var privacyZones: [PrivacyZone] = []

@@ -15,6 +15,9 @@ public struct TripStats: Sendable, Hashable {
     public var points = 0
     /// GPS time of the latest accepted fix in the trip.
     public var lastFixTime: GPSTime?
+    /// Seconds the trip lasted before ``startInstant`` (a trip continued after a restart: its
+    /// duration before the restart plus the gap, by GPS time).
+    public var priorDuration: Double = 0
 
     /// Starts the figures of a trip.
     public init(startInstant: MonotonicInstant, startTime: GPSTime?) {
@@ -36,9 +39,9 @@ public struct TripStats: Sendable, Hashable {
         lastFixTime = fix.time
     }
 
-    /// Monotonic seconds from the start to `end` (never negative).
+    /// Monotonic seconds from the start to `end` (never negative), plus ``priorDuration``.
     public func duration(until end: MonotonicInstant) -> Double {
-        max(0, end.seconds(since: startInstant))
+        priorDuration + max(0, end.seconds(since: startInstant))
     }
 
     /// Distance over total duration to `end`, m/s (0 for a zero duration).

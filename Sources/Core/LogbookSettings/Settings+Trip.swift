@@ -26,6 +26,7 @@ extension Settings {
         if let d = try r.double("trip.max_speed_kmh", in: 10...2000) { trip.filter.maxSpeed = d / 3.6 }
         if let d = try r.double("trip.future_fix_margin_s", in: 0...31_536_000) { trip.filter.maxTimeAhead = d }
         if let b = try r.bool("trip.trust_system_clock") { trustSystemClock = b }
+        if let d = try r.double("trip.reopen_within_s", in: 0...3600) { trip.reopenWithin = d }
         trip.motionEnabled = sources.contains { $0.kind == .motion }
     }
 }

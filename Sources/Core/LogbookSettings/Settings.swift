@@ -62,6 +62,11 @@ public struct Settings: Sendable {
     /// to close; `logind_bus` is a D-Bus address instead of the system bus (tests).
     public var logindInhibitor = true
     public var logindBusAddress: String?
+    /// `[power] throttled_file`: the Pi's throttled flags; nil looks for the firmware's
+    /// `get_throttled`, then the `rpi_volt` hwmon's alarm; "" turns the watch off.
+    public var throttledFile: String?
+    /// `[power] poll_interval_s`: how often the flags are read.
+    public var throttledPollInterval: Duration = .seconds(10)
     /// The file this configuration was read from, if any (children such as the dashboard
     /// refresh get it as `LOGBOOKD_CONFIG`).
     public var configFile: String?
@@ -163,6 +168,10 @@ public struct Settings: Sendable {
         if let d = try r.double("hooks.timeout_s", in: 0.1...3600) { hookTimeout = d }
         if let b = try r.bool("shutdown.logind_inhibitor") { logindInhibitor = b }
         logindBusAddress = try r.string("shutdown.logind_bus")
+        if let s = try r.string("power.throttled_file") {
+            throttledFile = s.isEmpty ? "" : try Self.directory(s, key: "power.throttled_file")
+        }
+        if let d = try r.double("power.poll_interval_s", in: 0.1...60) { throttledPollInterval = .milliseconds(Int64(d * 1000)) }
         try readVehiclesAndSources(&r)
         try readTripSettings(&r)
         try readPrivacyZones(&r)

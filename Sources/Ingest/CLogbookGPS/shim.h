@@ -10,6 +10,7 @@
 #include <gps.h>
 #include <math.h>
 #include <string.h>
+#include <sys/eventfd.h> /* the reader thread's wake-up (GPSDSource.stop) */
 
 #if GPSD_API_MAJOR_VERSION < 7
 #error "libgps API 7 or newer is required (gpsd >= 3.18)"

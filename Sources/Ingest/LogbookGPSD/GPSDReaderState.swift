@@ -50,3 +50,20 @@ extension GPSDStatistics {
         }
     }
 }
+
+/// Which reports without a fix reach the pipeline: a change of mode only (a parked receiver
+/// without a fix reports every second; each hand-over wakes a thread of the daemon, and its
+/// clock alone is not news).
+struct NoFixThrottle {
+    private var lastMode: FixMode?
+
+    /// Whether a no-fix report with `mode` is handed over.
+    mutating func admit(mode: FixMode) -> Bool {
+        guard mode != lastMode else { return false }
+        lastMode = mode
+        return true
+    }
+
+    /// A fix came: the next report without one is news.
+    mutating func sawFix() { lastMode = nil }
+}

@@ -49,6 +49,8 @@ public struct JournalReader: Sendable {
                 byID[id]?.add(points)
             case .tripEnded(let end):
                 byID[end.id]?.end(end, sequence: e.sequence)
+            case .tripReopened(let r):
+                byID[r.id]?.reopen(r)
             case .signal, .entry:
                 break
             }
@@ -57,12 +59,19 @@ public struct JournalReader: Sendable {
         return order.compactMap { byID[$0] }
     }
 
-    /// The points of trip `id`, in journal order.
+    /// The points of trip `id`, in journal order (a reopened trip's included).
     public func points(of id: TripID) throws -> [TripPoint] {
         var out: [TripPoint] = []
+        var ended = false
         try forEach { e in
-            if case .points(let t, let p) = e.record, t == id { out.append(contentsOf: p) }
-            if case .tripEnded(let end) = e.record, end.id == id { return false }
+            switch e.record {
+            case .points(let t, let p) where t == id: out.append(contentsOf: p)
+            case .tripEnded(let end) where end.id == id: ended = true
+            case .tripReopened(let r) where r.id == id: ended = false
+            // Only the journal's last trip can be reopened: a later start settles it.
+            case .tripStarted(let s) where ended && s.id > id: return false
+            default: break
+            }
             return true
         }
         return out

@@ -167,6 +167,8 @@ public enum JournalRecord: Sendable, Hashable {
     case points(TripID, [TripPoint])
     /// A trip ended.
     case tripEnded(TripEnded)
+    /// An ended trip continues (a restart mid-drive); its points and a new end follow.
+    case tripReopened(TripReopened)
     /// A vehicle signal changed.
     case signal(SignalEvent)
     /// Something a person entered, or a change to it.

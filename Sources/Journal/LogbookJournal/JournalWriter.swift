@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 public import LogbookCore
-public import Logging
 internal import LogbookPOSIX
+public import Logging
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -36,6 +36,8 @@ public final class JournalWriter: Sendable {
         var finished = false
         var durableSequence: UInt64
         var lastCommit: UInt64
+        /// When the oldest pending record was appended (monotonic ns; the commit deadline).
+        var pendingSince: UInt64 = 0
         var lastCheckpoint: UInt64
         var waiters: [(UInt64, CheckedContinuation<Void, any Error>)] = []
         var closeWaiters: [CheckedContinuation<Void, any Error>] = []
@@ -156,6 +158,11 @@ public final class JournalWriter: Sendable {
             }
             let first = s.nextSequence
             s.nextSequence &+= record.sequenceCount
+            if s.pending.isEmpty {
+                // The writer sleeps without a deadline while nothing is pending: start its clock.
+                s.pendingSince = MonotonicClock.nanoseconds()
+                wake = true
+            }
             if case .points(let trip, let points) = record {
                 // At most `maximumPointsPerRecord` points per record (≈ 26 KiB): records stay well
                 // under a segment; consecutive appends of one trip merge up to that.

@@ -10,6 +10,7 @@ enum RecordKind: UInt8 {
     case points = 0x10
     case tripStarted = 0x20
     case tripEnded = 0x21
+    case tripReopened = 0x22
     case signal = 0x30
     case entry = 0x40
 }

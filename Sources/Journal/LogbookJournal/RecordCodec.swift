@@ -69,13 +69,22 @@ enum RecordCodec {
                 w.u64(e.id.rawValue)
                 w.string(e.reason)
                 w.optionalTime(e.gpsTime?.nanoseconds)
-                w.f64(e.summary.distance)
-                w.f64(e.summary.duration)
-                w.f64(e.summary.maxSpeed)
-                w.f64(e.summary.averageSpeed)
-                w.u64(UInt64(max(0, e.summary.pointCount)))
+                encodeSummary(e.summary, into: &w)
                 w.bool(e.discarded)
                 w.u64(e.monotonicNanoseconds)
+            case .tripReopened(let t):
+                start(.tripReopened)
+                w.u64(t.id.rawValue)
+                w.optionalString(t.vehicleID)
+                w.string(t.startReason)
+                w.optionalTime(t.startTime?.nanoseconds)
+                w.string(t.previousEndReason)
+                w.optionalTime(t.from?.nanoseconds)
+                w.optionalTime(t.gpsTime?.nanoseconds)
+                encodeSummary(t.summary, into: &w)
+                if let p = t.lastPoint { w.u8(1); PointCodec.encode(p, into: &w) } else { w.u8(0) }
+                w.u64(t.monotonicNanoseconds)
+                w.string(t.bootID)
             case .signal(let s):
                 start(.signal)
                 w.string(s.source)
@@ -170,6 +179,20 @@ enum RecordCodec {
             record = .user(.tripEnded(TripEnded(
                 id: id, reason: reason, gpsTime: time, summary: summary, discarded: try r.bool(),
                 monotonicNanoseconds: try r.u64())))
+        case .tripReopened:
+            let id = TripID(try r.u64())
+            let vehicle = try r.optionalString()
+            let reason = try r.string()
+            let start = try r.optionalTime().map(GPSTime.init(nanoseconds:))
+            let previous = try r.string()
+            let from = try r.optionalTime().map(GPSTime.init(nanoseconds:))
+            let time = try r.optionalTime().map(GPSTime.init(nanoseconds:))
+            let summary = try decodeSummary(&r)
+            let last: TripPoint? = try r.bool() ? try PointCodec.decode(&r) : nil
+            record = .user(.tripReopened(TripReopened(
+                id: id, vehicleID: vehicle, startReason: reason, startTime: start, previousEndReason: previous,
+                from: from, gpsTime: time, summary: summary, lastPoint: last, monotonicNanoseconds: try r.u64(),
+                bootID: try r.string())))
         case .signal:
             record = .user(.signal(SignalEvent(
                 source: try r.string(), vehicleID: try r.optionalString(), on: try r.bool(),
@@ -190,6 +213,20 @@ enum RecordCodec {
         }
         guard r.remaining == 0 else { throw DecodeError(description: "trailing bytes in record") }
         return (seq, record)
+    }
+
+    private static func encodeSummary(_ s: TripSummary, into w: inout ByteWriter) {
+        w.f64(s.distance)
+        w.f64(s.duration)
+        w.f64(s.maxSpeed)
+        w.f64(s.averageSpeed)
+        w.u64(UInt64(max(0, s.pointCount)))
+    }
+
+    private static func decodeSummary(_ r: inout ByteReader) throws -> TripSummary {
+        TripSummary(
+            distance: try r.f64(), duration: try r.f64(), maxSpeed: try r.f64(), averageSpeed: try r.f64(),
+            pointCount: Int(clamping: try r.u64()))
     }
 
     private static func encodeOpenTrip(_ t: OpenTrip, into w: inout ByteWriter) {

@@ -137,6 +137,18 @@ struct SegmentContents: Sendable {
         case .tripEnded(let e):
             openTrips[e.id] = nil
             nextTripID = max(nextTripID, e.id.rawValue &+ 1)
+        case .tripReopened(let r):
+            // Open again, its running figures continuing from those the record carries.
+            var t = OpenTrip(id: r.id, startTime: r.startTime?.nanoseconds)
+            if r.startTime == nil, let last = r.lastPoint {
+                t.firstPointTime = last.time.nanoseconds - Int64(max(0, min(r.summary.duration, 1e9)) * 1e9)
+            }
+            t.lastPoint = r.lastPoint
+            t.pointCount = UInt64(max(0, r.summary.pointCount))
+            t.distance = r.summary.distance
+            t.maxSpeed = r.summary.maxSpeed
+            openTrips[r.id] = t
+            nextTripID = max(nextTripID, r.id.rawValue &+ 1)
         case .entry(let e):
             carried.apply(e)
             // A split's second part took a trip number (from another writer, perhaps the

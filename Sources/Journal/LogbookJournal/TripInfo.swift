@@ -50,6 +50,15 @@ public struct TripInfo: Sendable, Hashable {
         summary = running.summary
     }
 
+    /// An ended trip continues (``TripReopened``): open again, its figures running on.
+    mutating func reopen(_ r: TripReopened) {
+        guard state != .open else { return }
+        state = .open
+        endReason = nil
+        endSequence = nil
+        summary = r.summary
+    }
+
     mutating func end(_ e: TripEnded, sequence: UInt64) {
         endReason = e.reason
         endTime = e.gpsTime ?? endTime

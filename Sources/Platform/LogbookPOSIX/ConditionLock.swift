@@ -44,12 +44,17 @@ public final class ConditionLock<State>: @unchecked Sendable {
     /// With the lock held, waits until `ready(state)` or the monotonic `deadline`
     /// (``MonotonicClock/nanoseconds()``, read again after every wake-up) passes, then runs `body`.
     public func wait<R>(
-        until deadline: (State) -> UInt64, ready: (State) -> Bool, then body: (inout State) throws -> R
+        until deadline: (State) -> UInt64?, ready: (State) -> Bool, then body: (inout State) throws -> R
     ) rethrows -> R {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         while !ready(state) {
-            let d = deadline(state)
+            // No deadline: wait for a signal alone (an idle journal writer must not wake a
+            // parked car's CPU).
+            guard let d = deadline(state) else {
+                _ = pthread_cond_wait(condition, mutex)
+                continue
+            }
             if MonotonicClock.nanoseconds() >= d { break }
             var until = timespec(tv_sec: Int(d / 1_000_000_000), tv_nsec: Int(d % 1_000_000_000))
             _ = pthread_cond_timedwait(condition, mutex, &until)

@@ -13,6 +13,8 @@ package struct LoopRequest: OptionSet, Sendable {
     package static let stop = LoopRequest(rawValue: 1)
     /// Monitor-specific (the logind inhibitor: release the delay lock now).
     package static let release = LoopRequest(rawValue: 2)
+    /// Do the loop's work now rather than at its next timeout (the live-state publisher).
+    package static let now = LoopRequest(rawValue: 4)
 }
 
 /// The channel between a monitor's public API (any thread) and its loop thread.
@@ -42,6 +44,14 @@ package final class LoopControl: Sendable {
     /// True once stop was posted (the loop checks it between iterations).
     package var stopRequested: Bool {
         LoopRequest(rawValue: requests.load(ordering: .acquiring)).contains(.stop)
+    }
+
+    /// Sleeps until a request is posted or `timeout` passes (nil: no timeout), then takes
+    /// the requests: for a loop with no descriptor of its own.
+    package func wait(timeout: Duration?) -> LoopRequest {
+        var fds = [pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0)]
+        _ = pollRetrying(&fds, timeoutMs: timeout.map(pollMilliseconds) ?? -1)
+        return take()
     }
 
     /// Takes the posted requests except `.stop`, which stays set; drains the eventfd.

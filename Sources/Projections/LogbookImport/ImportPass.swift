@@ -153,6 +153,9 @@ struct TripState {
                 open = nil
             case .adopted, .privacyZone:
                 continue
+            case .reopened:
+                // Only a daemon restart offers a reopen (TripEngine.offerReopen); an import never does.
+                continue
             }
         }
     }

@@ -35,6 +35,8 @@ struct IndexProjector {
         var points = 0
         var tripsStarted = 0
         var tripsEnded = 0
+        /// Ended trips a restart continued (one trip, with the restart's gap).
+        var tripsReopened = 0
         var entries = 0
         /// Points, ends or gaps naming a trip the journal never started (skipped).
         var orphans = 0
@@ -103,6 +105,21 @@ struct IndexProjector {
             trips[id] = trip
             if try currentOpenTrip() == id { openTrip = .some(nil) }
             statistics.tripsEnded += 1
+        case .tripReopened(let r):
+            // A restart mid-drive continued it: open again; its next end brings the figures.
+            let id = Int64(bitPattern: r.id.rawValue)
+            guard var trip = try row(id), trip.state != .open else {
+                statistics.orphans += 1
+                return
+            }
+            trip.state = .open
+            trip.endReason = nil
+            trip.endedAt = nil
+            trip.lastSequence = seq
+            trip.refreshOpenFigures()
+            trips[id] = trip
+            openTrip = .some(id)
+            statistics.tripsReopened += 1
         case .signal(let signal):
             guard signal.source == "gps:no-fix" else { return }
             try gap(signal, seq: seq)
