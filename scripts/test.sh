@@ -20,6 +20,8 @@ swift build --build-tests "${flags[@]}"
 # The layers of docs/architecture.md: no upward import, C modules only in their adapters.
 echo "== layers"
 scripts/check-layers.py 2>&1 | tee .build/swift-test.log
+echo "== docs links"
+scripts/check-links.py
 
 # Two runs: the journal crash suites keep both cores (and Swift Testing's cooperative
 # pool, as wide as the cores) busy for a minute, which would starve the timing-checked
