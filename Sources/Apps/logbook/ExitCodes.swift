@@ -2,7 +2,7 @@
 import ArgumentParser
 import LogbookControl
 
-/// Exit codes of DESIGN.md §3: scripts rely on them.
+/// Exit codes of docs/architecture.md: scripts rely on them.
 enum ExitCodes {
     /// A problem was found (e.g. `verify`).
     static let problem = ExitCode(1)

@@ -13,7 +13,7 @@ struct LogbookCommand: AsyncParsableCommand {
         ]
     )
 
-    /// Accepted before the subcommand too (`logbook --state-dir D status`), as DESIGN.md §3 shows.
+    /// Accepted before the subcommand too (`logbook --state-dir D status`), as docs/architecture.md shows.
     @OptionGroup var paths: PathOptions
 
     /// ArgumentParser's own main, plus a last check of standard output: what `print` wrote

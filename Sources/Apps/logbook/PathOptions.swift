@@ -2,7 +2,7 @@
 import ArgumentParser
 import LogbookSettings
 
-/// The directories every `logbook` command may need (DESIGN.md §3 names these flags).
+/// The directories every `logbook` command may need (docs/architecture.md names these flags).
 struct PathOptions: ParsableArguments {
     @Option(name: .customLong("config"), help: "The configuration file (default: /etc/logbook/logbookd.toml when present).")
     var config: String?

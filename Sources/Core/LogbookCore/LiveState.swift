@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/// The live-activity state of DESIGN.md §3 (`live.json`, socket `status`/`watch`), schema 1.
+/// The live-activity state of docs/architecture.md (`live.json`, socket `status`/`watch`), schema 1.
 public struct LiveState: Sendable, Equatable {
     public static let schema = 1
 

@@ -3,7 +3,7 @@ internal import LogbookConfig
 internal import LogbookCore
 
 extension Settings {
-    /// Reads `[trip]`: the trip-detection thresholds of DESIGN.md §5.
+    /// Reads `[trip]`: the trip-detection thresholds of docs/architecture.md.
     mutating func readTripSettings(_ r: inout ConfigReader) throws(ConfigError) {
         // Checked against the vehicle registry by logbookd: ``Settings/checkVehicleReferences(known:)``.
         if let v = try r.string("trip.default_vehicle") { trip.defaultVehicle = v }

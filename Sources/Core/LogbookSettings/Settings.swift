@@ -38,7 +38,7 @@ public struct Settings: Sendable {
     public var vehicles: [ConfiguredVehicle] = []
     /// `[[source]]` entries: what starts and stops trips.
     public var sources: [SourceConfiguration] = []
-    /// Trip detection (`[trip]`), DESIGN.md §5 defaults.
+    /// Trip detection (`[trip]`), docs/architecture.md defaults.
     public var trip = TripEngineConfiguration()
     /// `[trip] trust_system_clock`: once the kernel reports the system clock synchronised
     /// (NTP), judge fixes' times by it, not only by the last fix.
@@ -124,7 +124,7 @@ public struct Settings: Sendable {
         root: ConfigValue?, source: String?, environment: [String: String], overrides: Overrides
     ) throws(ConfigError) -> Settings {
         var env = environment
-        // Short aliases documented in DESIGN.md §3.
+        // Short aliases documented in docs/architecture.md.
         if let v = environment["LOGBOOKD_GPSD"], env["LOGBOOKD_GPSD_ADDRESS"] == nil { env["LOGBOOKD_GPSD_ADDRESS"] = v }
         var reader = ConfigReader(root: root, file: source, environment: env)
         var config = Settings()

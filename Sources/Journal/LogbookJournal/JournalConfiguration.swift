@@ -30,7 +30,7 @@ public struct JournalConfiguration: Sendable {
         points * PointCodec.size + (points / 1024 + 1) * 32 + (32 << 10)
     }
 
-    /// Creates a configuration with the design defaults (DESIGN.md §3).
+    /// Creates a configuration with the design defaults (docs/architecture.md).
     public init(
         directory: String, stateDirectory: String, commitInterval: Duration = .seconds(5),
         segmentSize: Int = 4 << 20, checkpointInterval: Duration = .seconds(60),

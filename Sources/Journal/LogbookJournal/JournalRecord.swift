@@ -66,7 +66,7 @@ public struct TripEnded: Sendable, Hashable {
     public var gpsTime: GPSTime?
     /// What the trip engine computed.
     public var summary: TripSummary
-    /// True for a trip too short to keep (DESIGN.md §5): recorded, not silently dropped.
+    /// True for a trip too short to keep (docs/architecture.md): recorded, not silently dropped.
     public var discarded: Bool
     /// `CLOCK_MONOTONIC` at the end, nanoseconds.
     public var monotonicNanoseconds: UInt64
