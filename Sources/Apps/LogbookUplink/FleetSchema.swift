@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 
-/// The fleet store's schema, created and migrated by the uplink (README "Fleet store").
+/// The fleet store's schema, created and migrated by the uplink (docs/uplink.md, "Fleet store").
 ///
 /// Several cars' uplinks may start at once against one database: migrations run in one
 /// transaction under an advisory lock, and each is applied once (`schema_migrations`).

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 
-/// The uplink's MQTT topics (README "Topics"). Everything of one device lives under
+/// The uplink's MQTT topics (docs/uplink.md, "Topics"). Everything of one device lives under
 /// `<prefix>/<device_id>/`.
 public struct MQTTTopics: Sendable, Hashable {
     public let prefix: String

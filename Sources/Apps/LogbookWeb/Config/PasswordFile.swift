@@ -36,7 +36,7 @@ package enum PasswordFile {
         let password = line.hasSuffix("\r") ? String(line.dropLast()) : line
         guard !password.isEmpty else { throw ConfigError(key: key, file: file, problem: "\(path) is empty") }
         // The app may face a whole LAN: a password the login limiter cannot protect for a
-        // century is refused (PasswordStrength, README "Security").
+        // century is refused (PasswordStrength, docs/web.md, "Security").
         if let weak = PasswordStrength.problem(password) { throw ConfigError(key: key, file: file, problem: "\(weak) (in \(path))") }
         return password
     }
