@@ -90,7 +90,7 @@ install_file 0755 "$BIN_DIR/logbook-web" /usr/bin/logbook-web
 strip_elf "$D/usr/bin/logbook-web"
 install_file 0644 "$S/logbook-web.service"          /lib/systemd/system/logbook-web.service
 install_file 0644 "$S/sysusers.d/logbook-web.conf"  /usr/lib/sysusers.d/logbook-web.conf
-[ -f "$ROOT/docs/readme/web.md" ] && install_file 0644 "$ROOT/docs/readme/web.md" /usr/share/doc/logbook/web.md
+[ -f "$ROOT/docs/web.md" ] && install_file 0644 "$ROOT/docs/web.md" /usr/share/doc/logbook/web.md
 # Ignition rules are site-specific examples (all commented out): documentation only.
 install_file 0644 "$S/udev/70-logbook-ignition.rules" /usr/share/doc/logbook/examples/70-logbook-ignition.rules
 

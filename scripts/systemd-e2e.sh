@@ -337,7 +337,7 @@ watchdog() {
 
 # After the SIGABRT the journal must recover: daemon READY again (checked above), status
 # served, and `logbook verify` accepts the journal (run as a group member: read-only).
-# The trip open at the abort must be closed by recovery (reason "recovered", DESIGN.md §3).
+# The trip open at the abort must be closed by recovery (reason "recovered", docs/journal.md).
 journal_recovery() {
   local out rc=0 st rec
   st=$(status_json | head -c 200); [ -n "$st" ] || st=$(status_json live | head -c 200)

@@ -4,7 +4,7 @@ public import LogbookCore
 /// `dashboard.json`: the garage's KPIs for other programs (a panel, a phone shortcut), in the
 /// runtime directory, replaced atomically after every trip end and garage change.
 ///
-/// Schema 1 (`docs/readme/garage.md`): `schema`, `generated_at`, `indexed_through_seq`, every
+/// Schema 1 (`docs/garage.md`): `schema`, `generated_at`, `indexed_through_seq`, every
 /// member of `logbook stats --range all --json`, and `last_30_days` with the same KPIs over
 /// the last 30 days. New members may be added within a schema; a change of meaning bumps it.
 public enum DashboardDocument {

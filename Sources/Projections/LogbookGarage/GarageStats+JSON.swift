@@ -3,7 +3,7 @@ public import LogbookCore
 
 extension GarageStats {
     /// The `stats --json` document (and the KPI part of `dashboard.json`): SI units and
-    /// money per currency; names are a contract (`docs/readme/garage.md`).
+    /// money per currency; names are a contract (`docs/garage.md`).
     public var json: JSONValue {
         let mpg = litresPer100km.map { FuelEconomy.mpgUS(litresPer100km: $0) }
         return .object([
