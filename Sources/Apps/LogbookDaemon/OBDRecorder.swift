@@ -51,7 +51,11 @@ struct OBDRecorder {
         }
         states = next
         order = sources.map(\.name)
-        for name in order { states[name]!.block.vehicle = vehicle(of: states[name]!) }
+        for name in order {
+            guard var state = states[name] else { continue }
+            state.block.vehicle = vehicle(of: state)
+            states[name] = state
+        }
     }
 
     /// The live `obd` blocks, in configuration order.

@@ -43,9 +43,7 @@ struct FuelAddCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await withExitCodes {
-            let settings = try ReaderSettings.load(paths)
-            let w = try await GarageAccess.write("fuel.add", fields.fields(full: !partial, missed: missed), settings: settings, paths: paths)
-            GarageAccess.report(w, json: json, what: "Fuel log \(w.entry.subject) added")
+            try await GarageAccess.writeAndReport("fuel.add", fields.fields(full: !partial, missed: missed), paths: paths, json: json) { w in "Fuel log \(w.entry.subject) added" }
         }
     }
 }
@@ -61,9 +59,7 @@ struct FuelAmendCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await withExitCodes {
-            let settings = try ReaderSettings.load(paths)
-            let w = try await GarageAccess.write("fuel.amend", [("subject", .string(id))] + fields.fields(full: full, missed: missed), settings: settings, paths: paths)
-            GarageAccess.report(w, json: json, what: "Fuel log \(id) amended")
+            try await GarageAccess.writeAndReport("fuel.amend", [("subject", .string(id))] + fields.fields(full: full, missed: missed), paths: paths, json: json) { _ in "Fuel log \(id) amended" }
         }
     }
 }
@@ -77,9 +73,7 @@ struct FuelVoidCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await withExitCodes {
-            let settings = try ReaderSettings.load(paths)
-            let w = try await GarageAccess.write("fuel.void", [("subject", .string(id)), ("reason", .option(reason))], settings: settings, paths: paths)
-            GarageAccess.report(w, json: json, what: "Fuel log \(id) voided")
+            try await GarageAccess.writeAndReport("fuel.void", [("subject", .string(id)), ("reason", .option(reason))], paths: paths, json: json) { _ in "Fuel log \(id) voided" }
         }
     }
 }
@@ -179,9 +173,7 @@ struct OdometerVoidCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await withExitCodes {
-            let settings = try ReaderSettings.load(paths)
-            let w = try await GarageAccess.write("odometer.void", [("subject", .string(id)), ("reason", .option(reason))], settings: settings, paths: paths)
-            GarageAccess.report(w, json: json, what: "Odometer reading \(id) voided")
+            try await GarageAccess.writeAndReport("odometer.void", [("subject", .string(id)), ("reason", .option(reason))], paths: paths, json: json) { _ in "Odometer reading \(id) voided" }
         }
     }
 }

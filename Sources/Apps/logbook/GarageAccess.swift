@@ -111,6 +111,16 @@ enum GarageAccess {
     }
 
     /// Prints what was written: the daemon's reply with `--json`, else one line.
+    /// The usual write command: loads the settings, writes `name` with `fields`
+    /// (``write(_:_:settings:paths:)``) and reports it (``report(_:json:what:)``).
+    static func writeAndReport(
+        _ name: String, _ fields: [(String, JSONValue)], paths: PathOptions, json: Bool, what: (Written) -> String
+    ) async throws {
+        let settings = try ReaderSettings.load(paths)
+        let w = try await write(name, fields, settings: settings, paths: paths)
+        report(w, json: json, what: what(w))
+    }
+
     static func report(_ w: Written, json: Bool, what: String) {
         if json {
             print(w.reply ?? JSONValue.object([

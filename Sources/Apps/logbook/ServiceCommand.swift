@@ -71,9 +71,7 @@ struct ServiceRemoveCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await withExitCodes {
-            let settings = try ReaderSettings.load(paths)
-            let w = try await GarageAccess.write("service.remove", [("task", .string(id))], settings: settings, paths: paths)
-            GarageAccess.report(w, json: json, what: "Service task \(id) removed")
+            try await GarageAccess.writeAndReport("service.remove", [("task", .string(id))], paths: paths, json: json) { _ in "Service task \(id) removed" }
         }
     }
 }

@@ -40,9 +40,7 @@ struct VehiclesAddCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await withExitCodes {
-            let settings = try ReaderSettings.load(paths)
-            let w = try await GarageAccess.write("vehicle.add", [("vehicle", .string(id))] + fields.fields, settings: settings, paths: paths)
-            GarageAccess.report(w, json: json, what: "Vehicle \(id) added")
+            try await GarageAccess.writeAndReport("vehicle.add", [("vehicle", .string(id))] + fields.fields, paths: paths, json: json) { _ in "Vehicle \(id) added" }
         }
     }
 }
@@ -56,9 +54,7 @@ struct VehiclesEditCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await withExitCodes {
-            let settings = try ReaderSettings.load(paths)
-            let w = try await GarageAccess.write("vehicle.amend", [("vehicle", .string(id))] + fields.fields, settings: settings, paths: paths)
-            GarageAccess.report(w, json: json, what: "Vehicle \(id) changed")
+            try await GarageAccess.writeAndReport("vehicle.amend", [("vehicle", .string(id))] + fields.fields, paths: paths, json: json) { _ in "Vehicle \(id) changed" }
         }
     }
 }
@@ -72,9 +68,7 @@ struct VehiclesRetireCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await withExitCodes {
-            let settings = try ReaderSettings.load(paths)
-            let w = try await GarageAccess.write("vehicle.retire", [("vehicle", .string(id)), ("reason", .option(reason))], settings: settings, paths: paths)
-            GarageAccess.report(w, json: json, what: "Vehicle \(id) retired")
+            try await GarageAccess.writeAndReport("vehicle.retire", [("vehicle", .string(id)), ("reason", .option(reason))], paths: paths, json: json) { _ in "Vehicle \(id) retired" }
         }
     }
 }
