@@ -16,6 +16,7 @@
 #   idle: gpsd without fix: N wake-ups/s, N % CPU
 #   idle: peer gpxlogger, gpsd without fix: N wake-ups/s, N % CPU (ratio logbookd/gpxlogger …)
 #   idle: live.json: longest gap between updates N s (SECONDS s, both cases)
+#   idle: SIGTERM to exit: gpsd absent N s, gpsd without fix N s (peer gpxlogger N s; target 1 s)
 # Usage: bench/idle-bench.sh [SECONDS]   (default 60)
 #        LOGBOOKD=PATH bench/idle-bench.sh   measures another build of logbookd
 set -euo pipefail
@@ -96,6 +97,16 @@ print("%.2f" % longest)
 PY
 }
 
+# Sends SIGTERM to $1 and waits for it to exit; prints the seconds it took.
+timed_stop() {
+    local t0 t1
+    t0=$(date +%s.%N)
+    kill -TERM "$1"
+    wait "$1" || true
+    t1=$(date +%s.%N)
+    awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }'
+}
+
 start_daemon() {   # $1 = dir, $2 = gpsd address, $3 = seconds to settle
     mkdir -p "$1"
     printf '[[vehicle]]\nid = "golf"\n[[source]]\ntype = "motion"\nvehicle = "golf"\n[control]\ngroup = "%s"\n' "$(id -gn)" >"$1/logbookd.toml"
@@ -112,7 +123,7 @@ watch_live "$work/absent/run/live.json" >"$work/absent.gap" &
 watcher=$!
 read -r wps cpu came went busiest < <(measure "$daemon")
 wait "$watcher"
-kill -TERM "$daemon"; wait "$daemon" || true
+absent_stop=$(timed_stop "$daemon")
 echo "idle: gpsd absent: $wps wake-ups/s, $cpu % CPU"
 echo "idle: (gpsd absent: by thread, wake-ups/s: $busiest; $came threads started, $went ended)"
 absent_gap=$(cat "$work/absent.gap")
@@ -150,9 +161,11 @@ read -r wps cpu came went busiest < <(measure "$daemon")
 wait "$watcher" "$peer_measure"
 read -r pwps pcpu _ _ _ <"$work/peer.m"
 mode=$(/usr/bin/python3 -c 'import json,sys; g=json.load(open(sys.argv[1]))["gps"]; print(g["connected"], g["mode"])' "$work/nofix/run/live.json")
-kill -TERM "$daemon"; wait "$daemon" || true
+nofix_stop=$(timed_stop "$daemon")
+peer_stop=$(timed_stop "$peer")
 [ "$mode" = "True 1" ] || echo "idle: FAIL the daemon did not see gpsd without a fix (live.json gps: connected/mode $mode)"
 echo "idle: gpsd without fix: $wps wake-ups/s, $cpu % CPU"
 echo "idle: (gpsd without fix: by thread, wake-ups/s: $busiest; $came threads started, $went ended)"
 echo "idle: peer gpxlogger, gpsd without fix: $pwps wake-ups/s, $pcpu % CPU (ratio logbookd/gpxlogger $(awk -v a="$wps" -v b="$pwps" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'))"
 echo "idle: live.json: longest gap between updates $(awk -v a="$absent_gap" -v b="$(cat "$work/nofix.gap")" 'BEGIN { print (a > b ? a : b) }') s (${seconds} s, both cases)"
+echo "idle: SIGTERM to exit: gpsd absent $absent_stop s, gpsd without fix $nofix_stop s (peer gpxlogger $peer_stop s; target 1 s)"

@@ -11,10 +11,11 @@ import Synchronization
 /// A handler that records commands: `trip.start` succeeds, `trip.stop` fails with `no_trip`.
 final class FakeHandler: ControlHandler {
     let state = Harness.document(seq: 41)
-    let delay: Duration
+    /// When set, `trip.start` waits until the test opens it: a slow command without a timer.
+    let gate: CommandGate?
     private let recorded = Mutex<[(String, JSONValue)]>([])
 
-    init(delay: Duration = .zero) { self.delay = delay }
+    init(gate: CommandGate? = nil) { self.gate = gate }
 
     var calls: [(String, JSONValue)] { recorded.withLock { $0 } }
 
@@ -22,9 +23,34 @@ final class FakeHandler: ControlHandler {
 
     func execute(_ command: String, _ request: JSONValue) async -> Result<JSONValue, ControlError> {
         recorded.withLock { $0.append((command, request)) }
-        if delay > .zero { try? await Task.sleep(for: delay) }
+        if command == "trip.start", let gate { await gate.wait() }
         if command == "trip.start" { return .success(.object([("trip", .object([("id", .string("t1"))]))])) }
         return .failure(ControlError(code: "no_trip", message: "no trip is being recorded"))
+    }
+}
+
+/// A door a command waits at until the test opens it.
+final class CommandGate: Sendable {
+    private let state = Mutex<(open: Bool, waiting: [CheckedContinuation<Void, Never>])>((false, []))
+
+    func wait() async {
+        await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
+            let resumeNow = state.withLock { s -> Bool in
+                if s.open { return true }
+                s.waiting.append(c)
+                return false
+            }
+            if resumeNow { c.resume() }
+        }
+    }
+
+    func open() {
+        let waiting = state.withLock { s -> [CheckedContinuation<Void, Never>] in
+            s.open = true
+            defer { s.waiting = [] }
+            return s.waiting
+        }
+        waiting.forEach { $0.resume() }
     }
 }
 
@@ -74,20 +100,20 @@ struct Harness {
     }
 
     static func start(
-        limits: ControlSocketService.Limits = .init(), delay: Duration = .zero, group: String? = nil,
+        limits: ControlSocketService.Limits = .init(), gate: CommandGate? = nil, group: String? = nil,
         path: String? = nil, dir: TemporaryDirectory? = nil, descriptor: Int32? = nil
     ) async throws -> Harness {
-        try await Harness(limits: limits, delay: delay, groupName: group, path: path, dir: dir, descriptor: descriptor)
+        try await Harness(limits: limits, gate: gate, groupName: group, path: path, dir: dir, descriptor: descriptor)
     }
 
     private init(
-        limits: ControlSocketService.Limits, delay: Duration, groupName: String?, path: String?, dir: TemporaryDirectory?,
+        limits: ControlSocketService.Limits, gate: CommandGate?, groupName: String?, path: String?, dir: TemporaryDirectory?,
         descriptor: Int32?
     ) async throws {
         ownsDirectory = dir == nil
         self.dir = try dir ?? TemporaryDirectory("lbs")
         self.path = path ?? self.dir.file("control.sock")
-        let handler = FakeHandler(delay: delay)
+        let handler = FakeHandler(gate: gate)
         let updates = LiveUpdates()
         let lines = LogLines()
         let logger = Logger(label: "control-socket-test") { _ in CapturingLogHandler(lines: lines) }

@@ -35,7 +35,7 @@ import Testing
         return condition()
     }
 
-    @Test func withoutGPSDItIsReadyReportsTheStateAndStopsWithinOneSecond() async throws {
+    @Test func withoutGPSDItIsReadyReportsTheStateAndStopsOnSIGTERM() async throws {
         // Port 1 on loopback: nothing listens there.
         let r = try start(gpsd: "127.0.0.1:1")
         defer { r.dir.remove() }
@@ -45,10 +45,12 @@ import Testing
         // It keeps retrying rather than exiting.
         try await Task.sleep(for: .seconds(2))
         #expect(r.daemon.process.isRunning)
-        let stopped = try #require(await r.daemon.stop(signal: SIGTERM))
+        // The 1 s target is bench/idle-bench.sh's figure; here, beside a pass of parallel
+        // tests, only a hang (a wait the signal does not end) may fail: 0.13 s idle, 1.0 s
+        // once under CI's load, and systemd's TimeoutStopSec= is 30 s.
+        let stopped = try #require(await r.daemon.stop(signal: SIGTERM, timeout: .seconds(10)), "no exit within 10 s of SIGTERM")
         print("logbookd: SIGTERM to exit without gpsd: \(stopped.1) s")
         #expect(stopped.0 == 0, "exit status \(stopped.0); log:\n\(r.daemon.log)")
-        #expect(stopped.1 < 1.0)
         #expect(r.notify.messages().contains { $0.hasPrefix("STOPPING=1") })
     }
 

@@ -107,7 +107,9 @@ import Testing
         let id = try #require(r.tripID)
         let stopped = try #require(await r.daemon.stop(signal: signal))
         #expect(stopped.0 == 0, "SIG\(name): exit \(stopped.0)")
-        #expect(stopped.1 < 2)
+        // Closing the trip is one fsync'd append; a bound for a hang, not a speed target
+        // (systemd's TimeoutStopSec= is 30 s), on two cores shared with a pass of tests.
+        #expect(stopped.1 < 10)
         let trips = try JournalReader(directory: r.dir.file("state/journal")).trips()
         let trip = try #require(trips.first)
         #expect(trips.count == 1 && trip.id.description == id && trip.endReason == "shutdown", "\(trips)")

@@ -142,11 +142,13 @@ import Testing
         // Parked: off for good; the trip closes after the 3 s grace, not before.
         _ = try powerSupply(dir, "ACAD", online: false)
         let off = ContinuousClock.now
-        #expect(await eventually { trip() == nil })
+        #expect(await eventually(.seconds(30)) { trip() == nil })
         let closedAfter = off.duration(to: .now)
         print("trip-e2e: power off at standstill closed the trip after \(closedAfter)")
-        // Grace, plus up to one 1 s engine tick, one 1 s live.json interval and scheduling slack.
-        #expect(closedAfter >= .seconds(2.9) && closedAfter < .seconds(6.5))
+        // Not before the grace: that is the contract. After it, one 1 s engine tick and one 1 s
+        // live.json interval, plus whatever a pass of parallel tests costs (3.2–4.9 s measured):
+        // the upper bound catches a close that never comes or waits for another timer.
+        #expect(closedAfter >= .seconds(2.9) && closedAfter < .seconds(15))
         _ = await daemon.stop()
         let trips = try JournalReader(directory: dir.file("state/journal")).trips()
         #expect(trips.count == 1)

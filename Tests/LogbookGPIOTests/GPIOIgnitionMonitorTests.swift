@@ -42,7 +42,9 @@ struct GPIOIgnitionMonitorTests {
         try await Task.sleep(for: .milliseconds(450))
         let clock = ContinuousClock()
         let took = clock.measure { monitor.stop() }
-        #expect(took < .milliseconds(500), "stop returns within 0.5 s")
+        // A stop that waited on the line would never return; the bound only has to catch that,
+        // beside a pass of parallel tests on two cores (typically a few ms).
+        #expect(took < .seconds(5), "stop returns promptly: \(took)")
 
         let lines = store.all
         let errors = lines.filter { $0.hasPrefix("error:") }

@@ -73,7 +73,9 @@ import Testing
         let all = await rec.wait(count: 2)
         let started = ContinuousClock.now
         m.stop()
-        #expect(ContinuousClock.now - started < .milliseconds(500))
+        // Its thread waits without a timeout: a stop it missed would never return. The bound
+        // only catches that, beside a pass of parallel tests on two cores.
+        #expect(ContinuousClock.now - started < .seconds(5))
         #expect(all == [.on(.device, "null", vehicle: "golf"), .off(.device, "obd", vehicle: "golf")])
     }
 }

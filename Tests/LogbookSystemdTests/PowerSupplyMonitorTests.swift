@@ -108,7 +108,7 @@ import Testing
         let started = ContinuousClock.now
         m.stop()
         // Far inside the 30 s poll interval a blocked stop would wait for; loose for a busy CI.
-        #expect(ContinuousClock.now - started < .seconds(2))
+        #expect(ContinuousClock.now - started < .seconds(10))
         // Stopped means stopped: a change is no longer seen; start again reports it.
         try sysfs.set("AC", "0")
         try await Task.sleep(for: .milliseconds(100))

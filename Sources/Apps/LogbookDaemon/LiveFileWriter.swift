@@ -10,7 +10,7 @@
 /// a half-written file, as with a fresh temp file, but the document replaced keeps its hidden
 /// name and is not freed — freeing a file's pages cost the publishing thread a second sleep in
 /// the kernel (measured: 1.8 context switches per publication against 1.0), and a parked car
-/// publishes every 1.9 s. A reader has two publications' time (at least 0.4 s) to read a
+/// publishes every 1.5 s. A reader has two publications' time (at least 0.4 s) to read a
 /// document it opened before its file is written again.
 struct LiveFileWriter {
     let path: String
