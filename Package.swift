@@ -82,24 +82,24 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
     ],
     targets: [
-        // ── Core: pure Swift, no C, no I/O but reading the config file ──
+        // ── Core: pure Swift, no C, no I/O ──
         module("Core", "LogbookCore"),
-        // The config file every process reads: a TOML 1.0 parser in plain Swift and typed reading
-        // that names the key at fault (TOMLKit's C++ and Foundation stay out of logbookd).
-        module("Core", "LogbookConfig"),
-        // The shared configuration schema every process reads from that file: directories,
-        // vehicles, sources, privacy zones, trip detection, hooks (one parser, one set of rules).
-        module("Core", "LogbookSettings", ["LogbookConfig", "LogbookCore", "LogbookRecords", log]),
         // The typed schema of what a person enters (vehicles, fuel, odometer, service, places,
         // classifications, trip corrections): fields, validation, JSON coding, the write commands.
         module("Core", "LogbookRecords", ["LogbookCore"]),
 
-        // ── Platform: system calls and C libraries ──
+        // ── Platform: system calls, C libraries, and the config file on disk ──
         // The one place for POSIX system calls every process shares: named threads, the condition
         // lock, atomic file replace, system errors, hex. Foundation-free, for logbookd.
         // Its adapter for what Glibc's module does not export (eventfd, naming a thread).
         cModule("Platform", "CLogbookPOSIX"),
         module("Platform", "LogbookPOSIX", ["CLogbookPOSIX"]),
+        // The config file every process reads: a TOML 1.0 parser in plain Swift and typed reading
+        // that names the key at fault (TOMLKit's C++ and Foundation stay out of logbookd).
+        module("Platform", "LogbookConfig", ["LogbookPOSIX"]),
+        // The shared configuration schema every process reads from that file: directories,
+        // vehicles, sources, privacy zones, trip detection, hooks (one parser, one set of rules).
+        module("Platform", "LogbookSettings", ["LogbookConfig", "LogbookCore", "LogbookRecords", log]),
         // The one crypto stack of every process, libsodium: SHA-256, Ed25519 for the journal,
         // HMAC/HKDF-SHA-256 for the web's sessions (swift-crypto's BoringSSL stays out of them all;
         // it is a test dependency, the second implementation the cross-checks compare with).

@@ -2,6 +2,7 @@
 #if canImport(Glibc)
     internal import Glibc
 #endif
+internal import LogbookPOSIX
 
 /// Creates `path` and its parents (like `mkdir -p`); returns 0 or an errno.
 func makeDirectories(_ path: String, mode: mode_t = 0o755) -> Int32 {
@@ -14,4 +15,4 @@ func makeDirectories(_ path: String, mode: mode_t = 0o755) -> Int32 {
 }
 
 /// The text of an errno value.
-func errnoText(_ code: Int32) -> String { String(cString: strerror(code)) }
+func errnoText(_ code: Int32) -> String { SystemError.text(code) }

@@ -57,6 +57,6 @@ public enum UplinkFile {
     }
 
     static func failure(_ operation: String, _ path: String) -> UplinkError {
-        .system("\(operation) \(path): \(String(cString: strerror(errno)))")
+        .system("\(operation) \(path): \(SystemError.text(errno))")
     }
 }

@@ -36,7 +36,7 @@ public enum JournalKey {
     }
 
     static func writePublicKey(_ key: JournalPublicKey, stateDirectory: String) throws {
-        try write(Array((hex(Array(key.rawRepresentation)) + "\n").utf8), to: stateDirectory + "/" + publicKeyName, mode: 0o644)
+        try write(Array((Hex.encode(key.rawRepresentation) + "\n").utf8), to: stateDirectory + "/" + publicKeyName, mode: 0o644)
     }
 
     /// Replaces a key file through ``AtomicFile`` (never through a symlink or onto a device).
@@ -54,20 +54,9 @@ public enum JournalKey {
     /// Reads `journal.pub` (hex) from the state directory, nil when missing or malformed.
     public static func publicKey(stateDirectory: String) -> JournalPublicKey? {
         guard let text = (try? PosixFileSystem().read(stateDirectory + "/" + publicKeyName)).flatMap({ $0 }) else { return nil }
-        let digits = Array(String(decoding: text, as: UTF8.self).utf8.filter { $0 > 32 })
-        guard digits.count == 64 else { return nil }
-        var raw: [UInt8] = []
-        for i in stride(from: 0, to: 64, by: 2) {
-            guard let b = UInt8(String(decoding: digits[i..<(i + 2)], as: UTF8.self), radix: 16) else { return nil }
-            raw.append(b)
-        }
+        let digits = String(decoding: text.filter { $0 > 32 }, as: UTF8.self)
+        guard digits.utf8.count == 64, let raw = Hex.decode(digits) else { return nil }
         return try? JournalPublicKey(rawRepresentation: raw)
     }
 
-    static func hex(_ bytes: [UInt8]) -> String {
-        let d = Array("0123456789abcdef".utf8)
-        var out: [UInt8] = []
-        for b in bytes { out.append(d[Int(b >> 4)]); out.append(d[Int(b & 15)]) }
-        return String(decoding: out, as: UTF8.self)
-    }
 }

@@ -2,6 +2,7 @@
 #if canImport(Glibc)
     internal import Glibc
 #endif
+internal import LogbookPOSIX
 
 /// The logbook's one configuration file, shared by `logbookd`, `logbook`, `logbook-web` and
 /// `logbook-uplink`: each process reads the tables it owns (see ``ConfigTables``).
@@ -33,7 +34,7 @@ package enum ConfigFile {
         guard fd >= 0 else {
             let e = errno
             if e == ENOENT { return nil }
-            throw ConfigError(key: nil, file: path, problem: "cannot read: \(String(cString: strerror(e)))")
+            throw ConfigError(key: nil, file: path, problem: "cannot read: \(SystemError.text(e))")
         }
         defer { close(fd) }
         var bytes: [UInt8] = []
@@ -42,7 +43,7 @@ package enum ConfigFile {
             let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
             if n < 0 {
                 if errno == EINTR { continue }
-                throw ConfigError(key: nil, file: path, problem: "cannot read: \(String(cString: strerror(errno)))")
+                throw ConfigError(key: nil, file: path, problem: "cannot read: \(SystemError.text(errno))")
             }
             if n == 0 { break }
             bytes.append(contentsOf: chunk[0..<n])
