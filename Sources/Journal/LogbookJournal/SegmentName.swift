@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+internal import LogbookPOSIX
 /// `<firstSeq, 16 hex>-<segment number, 8 hex>.seg`: segments are named by the first sequence
 /// number they may hold; the segment number breaks ties between segments that hold no record.
 /// Fixed-width hex makes the lexical order the journal order.
@@ -8,7 +9,7 @@ struct SegmentName: Comparable, Hashable, Sendable {
 
     static let suffix = ".seg"
 
-    var fileName: String { hex(firstSequence, 16) + "-" + hex(UInt64(number), 8) + Self.suffix }
+    var fileName: String { Hex.encode(firstSequence, width: 16) + "-" + Hex.encode(UInt64(number), width: 8) + Self.suffix }
 
     init(firstSequence: UInt64, number: UInt32) {
         self.firstSequence = firstSequence
@@ -32,10 +33,5 @@ struct SegmentName: Comparable, Hashable, Sendable {
     /// Segments in `names`, in journal order.
     static func segments(in names: [String]) -> [SegmentName] {
         names.compactMap(SegmentName.init(fileName:)).sorted()
-    }
-
-    private func hex(_ v: UInt64, _ width: Int) -> String {
-        let s = String(v, radix: 16)
-        return String(repeating: "0", count: max(0, width - s.count)) + s
     }
 }

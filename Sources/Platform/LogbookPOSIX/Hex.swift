@@ -26,14 +26,21 @@ public enum Hex {
         out.reserveCapacity(chars.count / 2)
         var i = chars.startIndex
         while i < chars.endIndex {
-            guard let hi = value(chars[i]), let lo = value(chars[i + 1]) else { return nil }
+            guard let hi = digit(chars[i]), let lo = digit(chars[i + 1]) else { return nil }
             out.append(hi << 4 | lo)
             i += 2
         }
         return out
     }
 
-    private static func value(_ c: UInt8) -> UInt8? {
+    /// `v` as lower-case hex, zero-padded to at least `width` digits (segment names, USB ids).
+    public static func encode(_ v: some FixedWidthInteger & UnsignedInteger, width: Int) -> String {
+        let s = String(v, radix: 16)
+        return String(repeating: "0", count: max(0, width - s.count)) + s
+    }
+
+    /// The value of one hex digit (either case), nil for any other byte.
+    public static func digit(_ c: UInt8) -> UInt8? {
         switch c {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): c - UInt8(ascii: "0")
         case UInt8(ascii: "a")...UInt8(ascii: "f"): c - UInt8(ascii: "a") + 10

@@ -153,12 +153,7 @@ extension DeviceEvent {
         guard parts.count >= 2, let v = UInt16(parts[0], radix: 16), let p = UInt16(parts[1], radix: 16) else {
             return (nil, nil)
         }
-        return (hex4(v), hex4(p))
-    }
-
-    static func hex4(_ v: UInt16) -> String {
-        let s = String(v, radix: 16)
-        return String(repeating: "0", count: 4 - s.count) + s
+        return (Hex.encode(v, width: 4), Hex.encode(p, width: 4))
     }
 }
 

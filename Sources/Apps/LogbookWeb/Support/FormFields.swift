@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+internal import LogbookPOSIX
 
 /// `application/x-www-form-urlencoded` fields (what the pages' forms post).
 package struct FormFields: Sendable {
@@ -29,7 +30,7 @@ package struct FormFields: Sendable {
                 out.append(32)
             } else if b == UInt8(ascii: "%"), let h = bytes.index(i, offsetBy: 1, limitedBy: bytes.endIndex), h != bytes.endIndex,
                 let l = bytes.index(h, offsetBy: 1, limitedBy: bytes.endIndex), l != bytes.endIndex,
-                let hi = hexValue(bytes[h]), let lo = hexValue(bytes[l])
+                let hi = Hex.digit(bytes[h]), let lo = Hex.digit(bytes[l])
             {
                 out.append(hi << 4 | lo)
                 i = l
@@ -39,14 +40,5 @@ package struct FormFields: Sendable {
             i = bytes.index(after: i)
         }
         return String(decoding: out, as: UTF8.self)
-    }
-
-    private static func hexValue(_ c: UInt8) -> UInt8? {
-        switch c {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): c - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): c - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): c - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }
