@@ -21,31 +21,19 @@ public enum UplinkFile {
 
     /// The file's bytes, nil when it does not exist.
     public static func read(_ path: String) throws(UplinkError) -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else {
-            if errno == ENOENT { return nil }
-            throw failure("open", path)
-        }
-        defer { close(fd) }
-        var out: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 8192)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw failure("read", path)
-            }
-            if n == 0 { return out }
-            out.append(contentsOf: chunk[0..<n])
+        do {
+            return try FileContents.read(path)
+        } catch {
+            throw .system(error.description)
         }
     }
 
     /// Creates `path` (and parents) when missing.
     public static func makeDirectory(_ path: String, mode: UInt32 = 0o755) throws(UplinkError) {
-        var partial = ""
-        for part in path.split(separator: "/") {
-            partial += "/" + part
-            if mkdir(partial, mode_t(mode)) != 0 && errno != EEXIST { throw failure("mkdir", partial) }
+        do {
+            try FileContents.makeDirectories(path, mode: mode)
+        } catch {
+            throw .system(error.description)
         }
     }
 
@@ -54,9 +42,5 @@ public enum UplinkFile {
         var st = stat()
         guard stat(path, &st) == 0 else { return nil }
         return Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec)
-    }
-
-    static func failure(_ operation: String, _ path: String) -> UplinkError {
-        .system("\(operation) \(path): \(SystemError.text(errno))")
     }
 }

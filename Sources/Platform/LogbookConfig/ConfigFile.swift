@@ -1,7 +1,4 @@
 // SPDX-License-Identifier: MIT
-#if canImport(Glibc)
-    internal import Glibc
-#endif
 internal import LogbookPOSIX
 
 /// The logbook's one configuration file, shared by `logbookd`, `logbook`, `logbook-web` and
@@ -30,24 +27,13 @@ package enum ConfigFile {
 
     /// Reads a config file; nil when it does not exist.
     package static func read(_ path: String) throws(ConfigError) -> String? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else {
-            let e = errno
-            if e == ENOENT { return nil }
-            throw ConfigError(key: nil, file: path, problem: "cannot read: \(SystemError.text(e))")
+        let found: [UInt8]?
+        do {
+            found = try FileContents.read(path)
+        } catch {
+            throw ConfigError(key: nil, file: path, problem: "cannot read: \(error.reason)")
         }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 16_384)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw ConfigError(key: nil, file: path, problem: "cannot read: \(SystemError.text(errno))")
-            }
-            if n == 0 { break }
-            bytes.append(contentsOf: chunk[0..<n])
-        }
+        guard let bytes = found else { return nil }
         guard let text = String(validating: bytes, as: UTF8.self) else {
             throw ConfigError(key: nil, file: path, problem: "not valid UTF-8")
         }

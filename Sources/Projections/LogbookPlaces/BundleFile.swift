@@ -8,20 +8,17 @@ internal import LogbookSodium
 
 /// The few file operations loading a bundle needs.
 enum BundleFile {
-    /// A small text file, or nil (see ``lastError()``).
-    static func read(_ path: String, limit: Int) -> String? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var bytes = [UInt8](repeating: 0, count: limit)
-        var filled = 0
-        while filled < limit {
-            let n = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + filled, limit - filled) }  // safe: limit > 0
-            if n < 0, errno == EINTR { continue }
-            guard n > 0 else { break }
-            filled += n
+    /// A small text file (at most `limit` bytes are read).
+    static func read(_ path: String, limit: Int) throws(PlaceBundleError) -> String {
+        let found: [UInt8]?
+        do {
+            found = try FileContents.read(path, limit: limit)
+        } catch {
+            throw .unreadable("cannot read \(path): \(error.reason)")
         }
-        return String(validating: bytes[0..<filled], as: UTF8.self)
+        guard let bytes = found else { throw .unreadable("cannot read \(path): \(SystemError.text(ENOENT))") }
+        guard let text = String(validating: bytes, as: UTF8.self) else { throw .unreadable("cannot read \(path): not UTF-8 text") }
+        return text
     }
 
     /// The SHA-256 of an open file, read in 1 MiB pieces through one buffer.

@@ -36,9 +36,7 @@ public final class PlaceBundle: @unchecked Sendable {
     /// Loads `places.bin` and `places.manifest.json` from `directory`.
     public static func load(directory: String) throws(PlaceBundleError) -> PlaceBundle {
         let manifestPath = directory + "/places.manifest.json"
-        guard let text = BundleFile.read(manifestPath, limit: 65_536) else {
-            throw .unreadable("cannot read \(manifestPath): \(BundleFile.lastError())")
-        }
+        let text = try BundleFile.read(manifestPath, limit: 65_536)
         let manifest = try PlaceBundleManifest(parsing: text)
         return try PlaceBundle(path: directory + "/" + manifest.file, manifest: manifest)
     }
