@@ -38,6 +38,17 @@ struct TripEngineMotionTests {
         #expect(abs(snap.durationSeconds - 72) < 1e-9)
     }
 
+    @Test func aMotionSourcesOwnVehicleIsTheTripsVehicle() throws {
+        var config = Self.motion
+        config.motionVehicle = "polo"
+        var h = TripEngineHarness(configuration: config)
+        var track = TrackBuilder()
+        h.feed(track.drive(seconds: 120, speed: 10))
+        let start = try #require(h.starts.only)
+        #expect(start.reason == .motion)
+        #expect(start.vehicle == "polo", "the motion source's vehicle, not trip.default_vehicle")
+    }
+
     @Test func slowerThanEightKmhNeverStarts() {
         var h = TripEngineHarness(configuration: Self.motion)
         var track = TrackBuilder()

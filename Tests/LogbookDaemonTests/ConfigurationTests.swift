@@ -65,6 +65,9 @@ import Testing
         #expect(c.sources.map(\.kind) == [.powerSupply, .motion])
         #expect(c.sources[0].signal(isOn: true).reason.rawValue == "power:ACAD")
         #expect(c.trip.motionEnabled)
+        #expect(c.trip.motionVehicle == nil)
+        let motion = try load("[[vehicle]]\nid = \"golf\"\n[[vehicle]]\nid = \"van\"\n[trip]\ndefault_vehicle = \"golf\"\n[[source]]\ntype = \"motion\"\nvehicle = \"van\"\n")
+        #expect(motion.trip.motionVehicle == "van", "a motion source's vehicle is its trips' vehicle")
         // A source may name a vehicle only the journal knows: logbookd checks against its registry.
         let polo = try load("[[source]]\ntype = \"power_supply\"\nsupply = \"A\"\nvehicle = \"polo\"\n")
         do {

@@ -190,7 +190,7 @@ extension TripEngine {
         else { return }
         let fixes = cand.fixes
         startTrip(
-            .motion, vehicle: c.defaultVehicle, at: first.instant, gpsTime: first.fix.time, manual: false,
+            .motion, vehicle: c.motionVehicle ?? c.defaultVehicle, at: first.instant, gpsTime: first.fix.time, manual: false,
             held: false, &out)
         for p in fixes {
             recordTripFix(p.fix, moved: p.moved, step: p.step, p.instant, &out)

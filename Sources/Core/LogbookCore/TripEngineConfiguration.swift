@@ -4,9 +4,12 @@
 public struct TripEngineConfiguration: Sendable, Hashable, Codable {
     /// The fix filter's thresholds.
     public var filter = FixFilterConfiguration()
-    /// Vehicle for sources that name none, for motion starts and for `trip start` without
-    /// a vehicle. Default nil.
+    /// Vehicle for sources that name none, for motion starts without ``motionVehicle`` and
+    /// for `trip start` without a vehicle. Default nil.
     public var defaultVehicle: String?
+    /// The vehicle a `motion` source names: its trips are that vehicle's, like any other
+    /// source's. nil: ``defaultVehicle``.
+    public var motionVehicle: String?
 
     /// A trip ending with less than this distance AND less than ``discardMaxDuration`` is
     /// discarded. Default 50 m.

@@ -28,5 +28,6 @@ extension Settings {
         if let b = try r.bool("trip.trust_system_clock") { trustSystemClock = b }
         if let d = try r.double("trip.reopen_within_s", in: 0...3600) { trip.reopenWithin = d }
         trip.motionEnabled = sources.contains { $0.kind == .motion }
+        trip.motionVehicle = sources.first { $0.kind == .motion }?.vehicle
     }
 }
