@@ -4,7 +4,7 @@ import Testing
 import LogbookCore
 @testable import LogbookJournal
 
-/// T6 of notes/journal.md §3.5: a scripted run with several segment rotations is cut at every
+/// A scripted run with several segment rotations is cut at every
 /// single I/O call (create, allocate, write, fdatasync, fsync(dir), truncate, remove), with
 /// three different tearings each; then recovery itself is cut at each of its first I/O calls
 /// and run again (a double crash).

@@ -5,7 +5,7 @@ import Testing
 
 @testable import LogbookJournal
 
-/// T4 of notes/journal.md §3.5: the real writer process (`logbook-crash-writer`) is killed
+/// The real writer process (`logbook-crash-writer`) is killed
 /// with SIGKILL at a random moment, over and over — sometimes during its own recovery. Every
 /// point it acknowledged (printed after `sync()` returned) must be readable afterwards.
 @Suite struct KillTests {

@@ -5,7 +5,7 @@ import Testing
 import LogbookCore
 @testable import LogbookJournal
 
-/// Simulated power cuts (notes/journal.md §3.5 T3 and T6): the real writer and recovery code
+/// Simulated power cuts (docs/journal.md, "Tests"): the real writer and recovery code
 /// run on ``SimulatedDisk``; the cut comes at a random I/O call, unsynced sectors are kept,
 /// dropped, zeroed or garbled, and sometimes recovery itself is cut and run again.
 @Suite struct PowerCutTests {

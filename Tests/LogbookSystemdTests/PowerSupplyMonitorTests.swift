@@ -138,7 +138,7 @@ import Testing
 
     /// The uevent path: libsystemd's sd-device monitor for `power_supply` opens (a netlink
     /// socket) and can be dispatched without blocking. The VM has no power_supply device, so
-    /// receiving a real uevent is not tested here (notes/systemd.md: umockdev can).
+    /// receiving a real uevent is not tested here (umockdev could).
     @Test func deviceMonitorForPowerSupplyOpens() throws {
         let source = try DeviceEventSource(subsystem: "power_supply") { _ in }
         #expect(source.fd >= 0)

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/// Thresholds of the ``FixFilter``. Defaults are DESIGN §5 / notes/anchors.md §c.
+/// Thresholds of the ``FixFilter``. Defaults are documented in docs/reference/config.md (`[trip]`).
 public struct FixFilterConfiguration: Sendable, Hashable, Codable {
     /// A fix whose horizontal error estimate (eph, 95 %) exceeds this, metres, is *poor*: it is
     /// kept only if it agrees with the motion (see ``poorFixGate``). Default 50.

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Trigonometry comes from the C library: the Swift standard library has no sin/cos/atan2.
 // libc is part of every platform Swift runs on, so this keeps the core free of any library
-// that has to be installed (DESIGN §2). This is the only file in LogbookCore that imports it.
+// that has to be installed. This is the only file in LogbookCore that imports it.
 #if canImport(Glibc)
     internal import Glibc
 #elseif canImport(Musl)

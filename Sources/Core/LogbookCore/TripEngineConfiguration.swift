@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/// Every threshold of the ``TripEngine``. Defaults are DESIGN §5 (notes/anchors.md §c).
+/// Every threshold of the ``TripEngine``. Defaults are documented in docs/trips.md and docs/reference/config.md (`[trip]`).
 /// Durations are seconds, distances metres, speeds m/s.
 public struct TripEngineConfiguration: Sendable, Hashable, Codable {
     /// The fix filter's thresholds.

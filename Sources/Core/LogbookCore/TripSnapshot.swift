@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/// The figures of a trip for the live state (`trip` / `last_trip` in live.json, DESIGN §3)
+/// The figures of a trip for the live state (`trip` / `last_trip` in live.json, docs/reference/live-json.md)
 /// and for its end record. SI units.
 public struct TripSnapshot: Sendable, Hashable, Codable {
     /// True while the trip is open.

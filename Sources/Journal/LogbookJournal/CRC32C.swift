@@ -2,7 +2,7 @@
 /// CRC-32C (Castagnoli, reflected polynomial 0x82F63B78), slicing-by-8, plus LevelDB's mask.
 ///
 /// No Swift package we depend on offers CRC-32C, and it is ~40 lines; slicing-by-8 keeps the
-/// recovery scan and `verify` fast even in debug builds (notes/journal.md §5.3).
+/// recovery scan and `verify` fast even in debug builds (docs/journal.md, "Physical format").
 public enum CRC32C {
     /// Eight 256-entry tables, flattened: table k at `k * 256`.
     static let tables: [UInt32] = {

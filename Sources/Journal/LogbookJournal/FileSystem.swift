@@ -113,7 +113,7 @@ final class PosixFileSystem: JournalFileSystem, @unchecked Sendable {
 
     func allocate(_ handle: Int32, size: Int) throws {
         // Allocating up front keeps later writes from changing the file size, so fdatasync needs
-        // no metadata journal commit (notes/journal.md §2.6). glibc's posix_fallocate is
+        // no metadata journal commit (docs/journal.md, "Writing"). glibc's posix_fallocate is
         // fallocate(fd, 0, …) where the file system supports it (the Glibc module hides
         // fallocate itself behind _GNU_SOURCE).
         let rc = posix_fallocate(handle, 0, off_t(size))

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/// LevelDB-style physical framing (notes/journal.md §1.1, §5.3).
+/// LevelDB-style physical framing (docs/journal.md, "Physical format").
 ///
 /// A segment is a run of 32 KiB blocks. A physical record is
 /// `masked CRC-32C(type ‖ data) u32 LE · length u16 LE · type u8 · data` and never crosses a

@@ -26,7 +26,7 @@ public struct RecoveryReport: Sendable, Hashable {
 }
 
 extension JournalCore {
-    /// Recovery at open (notes/journal.md §5.5): O(active segment), never touches a sealed file
+    /// Recovery at open (docs/journal.md, "Recovery"): O(active segment), never touches a sealed file
     /// or any durable byte. Leaves a new, empty segment open for writing.
     func recover() throws -> RecoveryReport {
         var names = SegmentName.segments(in: try fs.list(directory))

@@ -13,7 +13,7 @@ internal import LogbookPOSIX
 /// (shutdown cancelled, resumed) it takes the lock again.
 ///
 /// Without polkitd, logind refuses the lock to callers lacking CAP_SYS_BOOT
-/// (notes/systemd.md §0.5); that is logged and retried every ``retryInterval``.
+/// (logind checks the org.freedesktop.login1.inhibit-delay-shutdown action); that is logged and retried every ``retryInterval``.
 /// logind waits at most `InhibitDelayMaxSec` (default 5 s) for delay locks.
 public final class LogindInhibitor: Sendable {
     /// What logind is about to do.
