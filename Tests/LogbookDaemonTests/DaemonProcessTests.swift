@@ -25,16 +25,6 @@ import Testing
         return Run(dir: dir, notify: notify, daemon: daemon)
     }
 
-    /// Polls until `condition` holds; returns whether it did.
-    func eventually(_ timeout: Duration = .seconds(10), _ condition: () -> Bool) async -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if condition() { return true }
-            try? await Task.sleep(for: .milliseconds(20))
-        }
-        return condition()
-    }
-
     @Test func withoutGPSDItIsReadyReportsTheStateAndStopsOnSIGTERM() async throws {
         // Port 1 on loopback: nothing listens there.
         let r = try start(gpsd: "127.0.0.1:1")

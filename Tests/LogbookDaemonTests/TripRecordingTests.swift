@@ -48,15 +48,6 @@ import Testing
         return path
     }
 
-    func eventually(_ timeout: Duration = .seconds(10), _ condition: () -> Bool) async -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if condition() { return true }
-            try? await Task.sleep(for: .milliseconds(50))
-        }
-        return condition()
-    }
-
     func live(_ dir: TemporaryDirectory) -> [String: Any]? { readJSONFile(dir.file("run/live.json")) }
 
     /// A fake `/sys/class/power_supply/NAME/online` under `dir`; returns the sysfs root.
