@@ -158,8 +158,11 @@ import Testing
         let cfg = try config(dir, gpsd: gpsd.address, body: "[trip]\nreopen_within_s = 0\n[[source]]\ntype = \"service\"\nvehicle = \"golf\"\n")
         let first = try DaemonProcess(arguments: ["--config", cfg])
         #expect(await eventually(.seconds(20)) { ((live(dir)?["trip"] as? [String: Any])?["points"] as? Int ?? 0) > 60 })
-        // Let at least one 1 s group commit pass, note what was live, then cut the power.
-        try await Task.sleep(for: .seconds(1.5))
+        // Let at least one 1 s group commit pass (live.json's durable_seq moves), note what was
+        // live, then cut the power.
+        func durable() -> Int { (live(dir)?["journal"] as? [String: Any])?["durable_seq"] as? Int ?? 0 }
+        let durableBefore = durable()
+        #expect(await eventually { durable() > durableBefore }, "no group commit: \(first.log.suffix(1500))")
         let liveBefore = (live(dir)?["trip"] as? [String: Any])?["points"] as? Int ?? 0
         kill(first.pid, SIGKILL)
         _ = await first.waitForExit(timeout: .seconds(5))

@@ -219,11 +219,19 @@ final class FillableFileSystem: JournalFileSystem, @unchecked Sendable {
         process.arguments = [dir.path, "0", "3"]
         let out = Pipe()
         process.standardOutput = out
+        // Killed once it acknowledged a point (an ACK line: durable), not after a fixed time.
+        let printed = Mutex("")
+        out.fileHandleForReading.readabilityHandler = { h in
+            let chunk = String(decoding: h.availableData, as: UTF8.self)
+            printed.withLock { $0 += chunk }
+        }
         try process.run()
-        try await Task.sleep(for: .milliseconds(300))
+        await Self.waitUntil { printed.withLock { $0.contains("ACK ") } }
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        out.fileHandleForReading.readabilityHandler = nil
+        let rest = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let text = printed.withLock { $0 } + rest
         let acked = text.split(separator: "\n").filter { $0.hasPrefix("ACK ") }.compactMap { Int($0.split(separator: " ")[2]) }.max() ?? -1
         #expect(acked >= 0, "the crash writer acknowledged nothing: \(text)")
         let fs = FillableFileSystem()
