@@ -233,7 +233,7 @@ let package = Package(
             ]),
 
         // ── Dev: test support, benchmarks, fuzzers ──
-        module("Dev", "LogbookTestSupport", ["LogbookCore"]),
+        module("Dev", "LogbookTestSupport", ["LogbookCore", log]),
         // A journal writer the crash tests kill -9 mid-stream.
         program("Dev", "logbook-crash-writer", ["LogbookCore", "LogbookJournal", log]),
         // Micro-benchmarks driven by bench/*.sh (figures printed, never asserted in tests).
@@ -258,7 +258,7 @@ let package = Package(
         .testTarget(name: "LogbookGPSDTests", dependencies: ["LogbookGPSD", "LogbookCore", "LogbookTestSupport", log]),
         .testTarget(name: "LogbookOBDTests", dependencies: ["LogbookOBD", "LogbookCore", "LogbookRecords", "LogbookTestSupport", log]),
         // Without GPIO hardware only the error path and stop are testable (see GPIOIgnitionMonitor).
-        .testTarget(name: "LogbookGPIOTests", dependencies: ["LogbookGPIO", "LogbookCore", log]),
+        .testTarget(name: "LogbookGPIOTests", dependencies: ["LogbookGPIO", "LogbookCore", "LogbookTestSupport", log]),
         .testTarget(
             name: "LogbookJournalTests",
             dependencies: ["LogbookJournal", "LogbookCore", "LogbookRecords", "LogbookPOSIX", log, crypto]),

@@ -10,15 +10,6 @@ import Testing
     static let golfUnit = "11:22:33:44:55:66"
     static let poloUnit = "AA:BB:CC:DD:EE:01"
 
-    func eventually(_ timeout: Duration = .seconds(10), _ condition: () -> Bool) async -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if condition() { return true }
-            try? await Task.sleep(for: .milliseconds(50))
-        }
-        return condition()
-    }
-
     @Test(.timeLimit(.minutes(2)))
     func headUnitsStartTripsForTheirOwnVehicleAndShutdownClosesTheTripAndReleasesTheLock() async throws {
         if let why = FakeSystemBus.unavailable {

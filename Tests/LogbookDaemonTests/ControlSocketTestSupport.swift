@@ -54,31 +54,6 @@ final class CommandGate: Sendable {
     }
 }
 
-/// Log messages kept for the tests to check.
-final class LogLines: Sendable {
-    private let lines = Mutex<[String]>([])
-    func append(_ line: String) { lines.withLock { $0.append(line) } }
-    var all: [String] { lines.withLock { $0 } }
-}
-
-/// Keeps log messages so tests can check what was logged.
-struct CapturingLogHandler: LogHandler {
-    let lines: LogLines
-    var metadata: Logger.Metadata = [:]
-    var logLevel: Logger.Level = .debug
-    var metadataProvider: Logger.MetadataProvider?
-
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { metadata[key] }
-        set { metadata[key] = newValue }
-    }
-
-    func log(event: LogEvent) {
-        let held = event.metadata?["suppressed"].map { " suppressed=\($0)" } ?? ""
-        lines.append("\(event.level): \(event.message)\(held)")
-    }
-}
-
 /// A running ``ControlSocketService`` in a ``ServiceGroup``.
 struct Harness {
     let dir: TemporaryDirectory
@@ -86,7 +61,7 @@ struct Harness {
     let handler: FakeHandler
     let updates: LiveUpdates
     let logger: Logger
-    private let lines: LogLines
+    private let lines: CapturingLogHandler.Store
     private let group: ServiceGroup
     private let running: Task<(any Error)?, Never>
     private let ownsDirectory: Bool
@@ -115,8 +90,7 @@ struct Harness {
         self.path = path ?? self.dir.file("control.sock")
         let handler = FakeHandler(gate: gate)
         let updates = LiveUpdates()
-        let lines = LogLines()
-        let logger = Logger(label: "control-socket-test") { _ in CapturingLogHandler(lines: lines) }
+        let (logger, lines) = CapturingLogHandler.logger("control-socket-test", level: .debug)
         self.handler = handler
         self.updates = updates
         self.lines = lines

@@ -25,16 +25,6 @@ import Testing
         return Run(dir: dir, notify: notify, daemon: daemon)
     }
 
-    /// Polls until `condition` holds; returns whether it did.
-    func eventually(_ timeout: Duration = .seconds(10), _ condition: () -> Bool) async -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if condition() { return true }
-            try? await Task.sleep(for: .milliseconds(20))
-        }
-        return condition()
-    }
-
     @Test func withoutGPSDItIsReadyReportsTheStateAndStopsOnSIGTERM() async throws {
         // Port 1 on loopback: nothing listens there.
         let r = try start(gpsd: "127.0.0.1:1")
@@ -116,11 +106,12 @@ import Testing
         defer { r.dir.remove() }
         #expect(await r.notify.waitFor("WATCHDOG=1"))
         // gpsd is absent, yet pings go on: that is not a reason to be restarted.
-        try await Task.sleep(for: .seconds(2))
-        let whileIdle = r.notify.messages().filter { $0 == "WATCHDOG=1" }.count
-        #expect(whileIdle >= 3)
+        func pings() -> Int { r.notify.messages().filter { $0 == "WATCHDOG=1" }.count }
+        #expect(await eventually { pings() >= 3 }, "pings: \(pings())")
         kill(r.daemon.pid, SIGUSR1)
-        try await Task.sleep(for: .seconds(4))
+        // The watchdog says when it starts withholding pings (its last ping went a 0.5 s round
+        // earlier); then two seconds (four rounds) with no ping: no later event marks their absence.
+        #expect(await eventually { r.daemon.log.contains("withholding watchdog pings") }, "\(r.daemon.log.suffix(1500))")
         let afterStall = r.notify.messages().filter { $0 == "WATCHDOG=1" }.count
         try await Task.sleep(for: .seconds(2))
         let later = r.notify.messages().filter { $0 == "WATCHDOG=1" }.count

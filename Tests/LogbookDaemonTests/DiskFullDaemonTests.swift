@@ -47,10 +47,6 @@ import Testing
         }
     }
 
-    func eventually(_ timeout: Duration = .seconds(20), _ condition: () -> Bool) async -> Bool {
-        await SignalTests.eventually(timeout, condition)
-    }
-
     func config(_ dir: TemporaryDirectory, state: String, gpsd: String, buffer: Int = 3600) throws -> String {
         let path = dir.file("logbookd.toml")
         try """
@@ -111,7 +107,7 @@ import Testing
         // A first run makes the key and a journal; then the disk fills.
         let cfg = try config(dir, state: fs.path, gpsd: "127.0.0.1:1")
         let first = try DaemonProcess(arguments: ["--config", cfg])
-        #expect(await eventually { live(dir) != nil })
+        #expect(await eventually(.seconds(20)) { live(dir) != nil })
         #expect(await first.stop()?.0 == 0)
         let before = try segments(fs.path)
         try fs.fill(leaving: 16 << 10)
@@ -122,7 +118,7 @@ import Testing
             arguments: ["--config", try config(dir, state: fs.path, gpsd: gpsd.address)],
             environment: ["NOTIFY_SOCKET": notify.path])
         #expect(await notify.waitFor("READY=1"), "not ready on a full disk: \(daemon.log.suffix(800))")
-        #expect(await eventually { journal(dir)?["status"] as? String == "disk full" }, "\(String(describing: journal(dir)))")
+        #expect(await eventually(.seconds(20)) { journal(dir)?["status"] as? String == "disk full" }, "\(String(describing: journal(dir)))")
         #expect(await notify.waitFor("journal: disk full"), "no STATUS= about it: \(notify.messages().suffix(3))")
         let socket = try await runLogbook(["status", "--json", "--runtime-dir", dir.file("run")])
         #expect(socket.out.contains(#""status":"disk full""#), "\(socket.out)")
@@ -132,7 +128,7 @@ import Testing
         let points1 = points(dir)
         #expect(daemon.process.isRunning && journal(dir)?["status"] as? String == "disk full")
         try fs.free()
-        #expect(await eventually { journal(dir)?["status"] as? String == "ok" && journal(dir)?["pending_records"] as? Int == 0 })
+        #expect(await eventually(.seconds(20)) { journal(dir)?["status"] as? String == "ok" && journal(dir)?["pending_records"] as? Int == 0 })
         let stopped = await daemon.stop()
         #expect(stopped?.0 == 0, "\(daemon.log.suffix(800))")
         let after = try segments(fs.path)
@@ -161,13 +157,13 @@ import Testing
         let daemon = try DaemonProcess(
             arguments: ["--config", try config(dir, state: fs.path, gpsd: "127.0.0.1:\(port)", buffer: 14_400)],
             environment: ["LOGBOOKD_DEBUG_SEGMENT_KIB": "64"])
-        #expect(await eventually { (live(dir)?["trip"] as? [String: Any]) != nil })
+        #expect(await eventually(.seconds(20)) { (live(dir)?["trip"] as? [String: Any]) != nil })
         try fs.fill(leaving: 32 << 10)
         let gpsd = try GPSDReplay(log: TestPaths.gpsLog("20100403_Z205_Switzerland.txt"), realtime: 0, port: port)
         defer { gpsd.stop() }
         #expect(await eventually(.seconds(60)) { journal(dir)?["status"] as? String == "disk full" }, "\(String(describing: journal(dir)))")
         await gpsd.waitUntilFinished(timeout: .seconds(120))
-        #expect(await eventually { points(dir) > 10_000 })
+        #expect(await eventually(.seconds(20)) { points(dir) > 10_000 })
         let buffered = journal(dir)?["pending_bytes"] as? Int ?? 0
         let total = points(dir)
         #expect(daemon.process.isRunning && journal(dir)?["status"] as? String == "disk full")

@@ -28,12 +28,11 @@ import Testing
             vehicle = "golf"
             """.write(toFile: cfg, atomically: true, encoding: .utf8)
         let d = try DaemonProcess(arguments: ["--config", cfg])
-        let deadline = ContinuousClock.now + .seconds(10)
-        while ContinuousClock.now < deadline, !(FileManager.default.fileExists(atPath: out)) {
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        try await Task.sleep(for: .milliseconds(300))
-        let env = try String(contentsOfFile: out, encoding: .utf8)
+        // The hook's environment, once grep wrote every line the test checks (env's order is its own).
+        func written() -> String { (try? String(contentsOfFile: out, encoding: .utf8)) ?? "" }
+        let expected = ["LOGBOOK_EVENT=start", "LOGBOOK_TRIP_ID=1", "LOGBOOK_TRIP_VEHICLE=golf", "LOGBOOK_TRIP_VEHICLE_NAME=Golf GTI", "LOGBOOK_TRIP_REASON=service"]
+        _ = await eventually { expected.allSatisfy(written().contains) }
+        let env = written()
         #expect(env.contains("LOGBOOK_EVENT=start"))
         #expect(env.contains("LOGBOOK_TRIP_ID=1"))
         #expect(env.contains("LOGBOOK_TRIP_VEHICLE=golf"))
@@ -42,14 +41,14 @@ import Testing
         // While the hook hangs, live.json keeps being replaced.
         let live = dir.file("run/live.json")
         let seq1 = readJSONFile(live)?["seq"] as? Int ?? 0
-        try await Task.sleep(for: .seconds(2.5))
-        let seq2 = readJSONFile(live)?["seq"] as? Int ?? 0
+        func seq() -> Int { readJSONFile(live)?["seq"] as? Int ?? 0 }
+        _ = await eventually { seq() >= seq1 + 2 && d.log.contains("killed after 1.0 s timeout") }
+        let seq2 = seq()
         #expect(seq2 >= seq1 + 2, "live.json stalled while a hook hung")
         #expect(d.log.contains("killed after 1.0 s timeout"), "log: \(d.log)")
         #expect(d.log.contains("started-hook"))
         let stopped = await d.stop()
         #expect(stopped?.0 == 0)
-        try await Task.sleep(for: .milliseconds(500))
-        #expect(try String(contentsOfFile: out, encoding: .utf8).contains("end 1 shutdown"))
+        #expect(await eventually { written().contains("end 1 shutdown") }, "\(written())")
     }
 }

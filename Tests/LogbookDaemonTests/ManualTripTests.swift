@@ -54,10 +54,9 @@ import Testing
         #expect(status["trip"]?["vehicle"]?["id"] == .string("golf"))
 
         // live.json keeps its pace while the stalled watcher's buffer fills.
-        let seq1 = readJSONFile(dir.file("run/live.json"))?["seq"] as? Int ?? 0
-        try await Task.sleep(for: .seconds(3))
-        let seq2 = readJSONFile(dir.file("run/live.json"))?["seq"] as? Int ?? 0
-        #expect(seq2 > seq1 + 2)
+        func seq() -> Int { readJSONFile(dir.file("run/live.json"))?["seq"] as? Int ?? 0 }
+        let seq1 = seq()
+        #expect(await eventually { seq() > seq1 + 2 }, "live.json stalled: seq \(seq()) after \(seq1)")
         #expect(daemon.process.isRunning)
 
         let stopped = try await runLogbook(run + ["trip", "stop"])

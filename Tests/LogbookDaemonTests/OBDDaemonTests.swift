@@ -47,15 +47,6 @@ import Testing
         return path
     }
 
-    func eventually(_ timeout: Double = 20, _ condition: () -> Bool) async -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if condition() { return true }
-            try? await Task.sleep(for: .milliseconds(50))
-        }
-        return condition()
-    }
-
     func live(_ dir: TemporaryDirectory) -> [String: Any]? { readJSONFile(dir.file("run/live.json")) }
     func obd(_ dir: TemporaryDirectory) -> [String: Any]? { (live(dir)?["obd"] as? [[String: Any]])?.first }
     func trip(_ dir: TemporaryDirectory, _ key: String = "trip") -> [String: Any]? { live(dir)?[key] as? [String: Any] }
@@ -87,9 +78,9 @@ import Testing
         defer { monitor.stop() }
 
         // The engine turns: a trip by obd:elm, for the vehicle with the VIN (not the source's "van").
-        #expect(await eventually(30) { trip(dir)?["start_reason"] as? String == "obd:elm" }, "log: \(daemon.log.suffix(3000))")
+        #expect(await eventually(.seconds(30)) { trip(dir)?["start_reason"] as? String == "obd:elm" }, "log: \(daemon.log.suffix(3000))")
         #expect((trip(dir)?["vehicle"] as? [String: Any])?["id"] as? String == "golf")
-        #expect(await eventually { (obd(dir)?["fault_codes"] as? [[String: Any]])?.count == 2 && obd(dir)?["odometer_km"] as? Double == 5999.6 })
+        #expect(await eventually(.seconds(20)) { (obd(dir)?["fault_codes"] as? [[String: Any]])?.count == 2 && obd(dir)?["odometer_km"] as? Double == 5999.6 })
         let block = try #require(obd(dir))
         #expect(block["vin"] as? String == "WP0ZZZ99ZTS390000" && block["vin_known"] as? Bool == true && block["vehicle"] as? String == "golf")
         #expect(block["manufacturer"] as? String == "Porsche" && block["model_year"] as? Int == 1996)
@@ -100,7 +91,7 @@ import Testing
         #expect(shown.contains("fault P0420 (stored): Catalyst System Efficiency Below Threshold (Bank 1)"), "\(shown)")
         #expect(shown.contains("VIN WP0ZZZ99ZTS390000 (Porsche, 1996)") && shown.contains("odometer 5999.6 km"), "\(shown)")
         let faults = dir.file("faults.env")
-        #expect(await eventually { text(faults).components(separatedBy: "---").count >= 3 })
+        #expect(await eventually(.seconds(20)) { text(faults).components(separatedBy: "---").count >= 3 })
         for code in ["P0133", "P0420"] { #expect(text(faults).contains("LOGBOOK_FAULT_CODE=\(code)")) }
         #expect(text(faults).contains("LOGBOOK_FAULT_DESCRIPTION=O2 Sensor Circuit Slow Response (Bank 1 Sensor 1)"))
         #expect(text(faults).contains("LOGBOOK_FAULT_STATE=new") && text(faults).contains("LOGBOOK_VEHICLE=golf") && text(faults).contains("LOGBOOK_VIN=WP0ZZZ99ZTS390000"))
@@ -108,9 +99,9 @@ import Testing
         // Parked with a weak battery: the engine stops, the adapter reads 11.2 V.
         #expect(elm.run("emulator.answer['AT_R_VOLT'] = '<writeln>11.2V</writeln>'"))
         #expect(elm.send("scenario engineoff", confirmedBy: "switched to 'engineoff'"))
-        #expect(await eventually(30) { trip(dir, "last_trip")?["end_reason"] as? String == "obd:elm" }, "log: \(daemon.log.suffix(3000))")
+        #expect(await eventually(.seconds(30)) { trip(dir, "last_trip")?["end_reason"] as? String == "obd:elm" }, "log: \(daemon.log.suffix(3000))")
         let battery = dir.file("battery.env")
-        #expect(await eventually { text(battery).contains("LOGBOOK_BATTERY_V=11.2") })
+        #expect(await eventually(.seconds(20)) { text(battery).contains("LOGBOOK_BATTERY_V=11.2") })
         #expect(text(battery).contains("LOGBOOK_BATTERY_FLOOR_V=11.8") && text(battery).contains("LOGBOOK_VEHICLE=golf"))
         #expect(obd(dir)?["battery_low"] as? Bool == true && obd(dir)?["engine_running"] as? Bool == false)
 
@@ -120,8 +111,8 @@ import Testing
         // …and P0133 repaired meanwhile: the next start's read finds it cleared.
         #expect(elm.run("elm.obd_message.DTC_STORED[:] = ['0420']"))
         #expect(elm.send("scenario car", confirmedBy: "switched to 'car'"))
-        #expect(await eventually(30) { trip(dir)?["id"] as? String == "2" && obd(dir)?["fuel_percent"] as? Double == 94.1 })
-        #expect(await eventually { text(faults).contains("LOGBOOK_FAULT_STATE=cleared") && (obd(dir)?["fault_codes"] as? [[String: Any]])?.count == 1 })
+        #expect(await eventually(.seconds(30)) { trip(dir)?["id"] as? String == "2" && obd(dir)?["fuel_percent"] as? Double == 94.1 })
+        #expect(await eventually(.seconds(20)) { text(faults).contains("LOGBOOK_FAULT_STATE=cleared") && (obd(dir)?["fault_codes"] as? [[String: Any]])?.count == 1 })
         let (worst, samples, _, seqWentBack) = monitor.figures
         #expect(await daemon.stop()?.0 == 0)
 
@@ -171,23 +162,23 @@ import Testing
         defer { monitor.stop() }
         func points() -> Int { trip(dir)?["points"] as? Int ?? 0 }
         func obdNumber(_ key: String) -> Int { obd(dir)?[key] as? Int ?? 0 }
-        #expect(await eventually(30) { obd(dir)?["engine_running"] as? Bool == true && points() > 0 }, "log: \(daemon.log.suffix(3000))")
+        #expect(await eventually(.seconds(30)) { obd(dir)?["engine_running"] as? Bool == true && points() > 0 }, "log: \(daemon.log.suffix(3000))")
         let tripID = try #require(trip(dir)?["id"] as? String)
         var progress = [points()]
 
         // Unplugged mid-trip: the adapter is gone, the trip goes on recording points.
         elm.kill()
-        #expect(await eventually { obd(dir)?["connected"] as? Bool == false })
-        #expect(await eventually { points() > progress.last! + 20 })
+        #expect(await eventually(.seconds(20)) { obd(dir)?["connected"] as? Bool == false })
+        #expect(await eventually(.seconds(20)) { points() > progress.last! + 20 })
         progress.append(points())
         elm = try ELMEmulator(scenario: "car", transport: .tcp, port: elm.port)
         #expect(Self.prepare(elm))
-        #expect(await eventually(30) { obd(dir)?["engine_running"] as? Bool == true && obdNumber("connections") >= 2 })
+        #expect(await eventually(.seconds(30)) { obd(dir)?["engine_running"] as? Bool == true && obdNumber("connections") >= 2 })
 
         // Slowed to 2 s a reply: still the same trip, still recording.
         #expect(elm.send("delay 2", confirmedBy: "Delaying each command of 2.0 seconds"))
         let seqBefore = monitor.figures.seq
-        #expect(await eventually(30) { monitor.figures.seq >= seqBefore + 10 })
+        #expect(await eventually(.seconds(30)) { monitor.figures.seq >= seqBefore + 10 })
         #expect(points() > progress.last!)
         progress.append(points())
         #expect(elm.send("delay 0", confirmedBy: "Delay removed"))
@@ -196,15 +187,15 @@ import Testing
         let rejected = obdNumber("rejected")
         #expect(elm.run("emulator.answer['RPM'] = '<writeln>41 0C ZZ 9</writeln>'"))
         #expect(elm.run("emulator.answer['SPEED'] = '<string>' + 'A' * 10000 + '</string>'"))
-        #expect(await eventually(30) { obdNumber("rejected") >= rejected + 4 })
+        #expect(await eventually(.seconds(30)) { obdNumber("rejected") >= rejected + 4 })
         #expect(points() > progress.last!)
         progress.append(points())
         #expect(trip(dir)?["id"] as? String == tripID)
         // Rpm that stays garbage is no engine the source can vouch for: the link is renewed
         // and the trip holds only for the grace. Good replies again, and the engine is back.
         #expect(elm.run("del emulator.answer['RPM']; del emulator.answer['SPEED']"))
-        #expect(await eventually(30) { obd(dir)?["engine_running"] as? Bool == true && obd(dir)?["rpm"] as? Double != nil })
-        #expect(await eventually { points() > progress.last! })
+        #expect(await eventually(.seconds(30)) { obd(dir)?["engine_running"] as? Bool == true && obd(dir)?["rpm"] as? Double != nil })
+        #expect(await eventually(.seconds(20)) { points() > progress.last! })
         #expect(trip(dir)?["id"] as? String == tripID)
         progress.append(points())
 

@@ -28,8 +28,11 @@ import Testing
             """.write(toFile: config, atomically: true, encoding: .utf8)
         let daemon = try DaemonProcess(arguments: ["--config", config])
         await gpsd.waitUntilFinished(timeout: .seconds(120))
-        // The last fixes reach the pipeline within a live interval of the replay's end.
-        try await Task.sleep(for: .seconds(1))
+        // The last fixes reach the pipeline within a live interval of the replay's end: wait for
+        // live.json to be published twice more (the first may have been under way).
+        func seq() -> Int { readJSONFile(dir.file("run/live.json"))?["seq"] as? Int ?? 0 }
+        let seqAtEnd = seq()
+        _ = await eventually { seq() >= seqAtEnd + 2 }
         let stopped = await daemon.stop()
         #expect(stopped?.0 == 0, "\(daemon.log.suffix(1500))")
         let reader = try JournalReader(directory: dir.file("state/journal"))

@@ -9,10 +9,6 @@ import Testing
 /// same gpsd replay give one trip — reopened, its gap recorded — in the journal and in the
 /// index `logbook` reads (issue 29 §2). The whole-machine version is scripts/powercut-vm.sh.
 @Suite struct ReopenDaemonTests {
-    func eventually(_ timeout: Duration = .seconds(20), _ condition: () -> Bool) async -> Bool {
-        await SignalTests.eventually(timeout, condition)
-    }
-
     @Test(.timeLimit(.minutes(2)))
     func aKillAndAQuickRestartMidDriveGiveOneTrip() async throws {
         let dir = try TemporaryDirectory("reopen")
@@ -43,8 +39,8 @@ import Testing
         kill(first.pid, SIGKILL)
         _ = await first.waitForExit(timeout: .seconds(5))
         let second = try DaemonProcess(arguments: ["--config", config])
-        #expect(await eventually { second.log.contains("trip reopened") }, "log: \(second.log.suffix(1500))")
-        #expect(await eventually { trip()?["id"] as? String == "1" && (trip()?["points"] as? Int ?? 0) >= 12 })
+        #expect(await eventually(.seconds(20)) { second.log.contains("trip reopened") }, "log: \(second.log.suffix(1500))")
+        #expect(await eventually(.seconds(20)) { trip()?["id"] as? String == "1" && (trip()?["points"] as? Int ?? 0) >= 12 })
         #expect(!second.log.contains("trip started"), "a second trip was started: \(second.log.suffix(1500))")
         let stopped = await second.stop()
         #expect(stopped?.0 == 0)

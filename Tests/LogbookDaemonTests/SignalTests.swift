@@ -57,19 +57,6 @@ import Testing
         }
     }
 
-    static func eventually(_ timeout: Duration = .seconds(10), _ condition: () -> Bool) async -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if condition() { return true }
-            try? await Task.sleep(for: .milliseconds(50))
-        }
-        return condition()
-    }
-
-    func eventually(_ timeout: Duration = .seconds(10), _ condition: () -> Bool) async -> Bool {
-        await Self.eventually(timeout, condition)
-    }
-
     @Test(.timeLimit(.minutes(2)))
     func hupUsr1Usr2PipeAndAlrmLeaveTheTripRecording() async throws {
         let r = try await Recording()

@@ -9,10 +9,6 @@ import Testing
 /// writes, through the built logbookd: live.json, `logbook status`, signal records; a missing
 /// or bad file is reported unavailable once, whatever the number of readings.
 @Suite struct ThrottleTests {
-    func eventually(_ timeout: Duration = .seconds(10), _ condition: () -> Bool) async -> Bool {
-        await SignalTests.eventually(timeout, condition)
-    }
-
     @Test(.timeLimit(.minutes(2)))
     func flagsFromAFakeSysfsFileReachTheLiveStateStatusAndJournal() async throws {
         let dir = try TemporaryDirectory("power")

@@ -48,15 +48,6 @@ import Testing
         return path
     }
 
-    func eventually(_ timeout: Duration = .seconds(10), _ condition: () -> Bool) async -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if condition() { return true }
-            try? await Task.sleep(for: .milliseconds(50))
-        }
-        return condition()
-    }
-
     func live(_ dir: TemporaryDirectory) -> [String: Any]? { readJSONFile(dir.file("run/live.json")) }
 
     /// A fake `/sys/class/power_supply/NAME/online` under `dir`; returns the sysfs root.
@@ -134,10 +125,15 @@ import Testing
         _ = try powerSupply(dir, "ACAD", online: true)
         #expect(await eventually { trip()?["id"] as? String == "1" })
         // Engine restart: off for 1 s, on again — the same trip goes on.
+        func duration() -> Double { (trip()?["duration_s"] as? NSNumber)?.doubleValue ?? 0 }
+        let seenBeforeOff = duration()
         _ = try powerSupply(dir, "ACAD", online: false)
         try await Task.sleep(for: .seconds(1))
         _ = try powerSupply(dir, "ACAD", online: true)
-        try await Task.sleep(for: .seconds(4))
+        // A barrier on the daemon's own trip clock instead of a 4 s sleep: live.json shows trip 1
+        // still open 7 s (rounded) after what it showed before the cut, which lagged the cut by
+        // at most a live interval: past the 3 s grace and the 1 s tick that would have closed it.
+        _ = await eventually(.seconds(30)) { trip()?["id"] as? String != "1" || duration() >= seenBeforeOff + 7 }
         #expect(trip()?["id"] as? String == "1", "flapping split the trip")
         // Parked: off for good; the trip closes after the 3 s grace, not before.
         _ = try powerSupply(dir, "ACAD", online: false)
@@ -167,8 +163,11 @@ import Testing
         let cfg = try config(dir, gpsd: gpsd.address, body: "[trip]\nreopen_within_s = 0\n[[source]]\ntype = \"service\"\nvehicle = \"golf\"\n")
         let first = try DaemonProcess(arguments: ["--config", cfg])
         #expect(await eventually(.seconds(20)) { ((live(dir)?["trip"] as? [String: Any])?["points"] as? Int ?? 0) > 60 })
-        // Let at least one 1 s group commit pass, note what was live, then cut the power.
-        try await Task.sleep(for: .seconds(1.5))
+        // Let at least one 1 s group commit pass (live.json's durable_seq moves), note what was
+        // live, then cut the power.
+        func durable() -> Int { (live(dir)?["journal"] as? [String: Any])?["durable_seq"] as? Int ?? 0 }
+        let durableBefore = durable()
+        #expect(await eventually { durable() > durableBefore }, "no group commit: \(first.log.suffix(1500))")
         let liveBefore = (live(dir)?["trip"] as? [String: Any])?["points"] as? Int ?? 0
         kill(first.pid, SIGKILL)
         _ = await first.waitForExit(timeout: .seconds(5))

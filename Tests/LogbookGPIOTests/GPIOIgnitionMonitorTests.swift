@@ -1,45 +1,25 @@
 // SPDX-License-Identifier: MIT
 import LogbookCore
 import LogbookGPIO
+import LogbookTestSupport
 import Logging
 import Synchronization
 import Testing
-
-/// Keeps log lines so the tests can check what the monitor said.
-private final class LogStore: Sendable {
-    private let lines = Mutex<[String]>([])
-    var all: [String] { lines.withLock { $0 } }
-    func append(_ s: String) { lines.withLock { $0.append(s) } }
-}
-
-private struct StoreHandler: LogHandler {
-    let store: LogStore
-    var metadata: Logger.Metadata = [:]
-    var logLevel: Logger.Level = .trace
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { metadata[key] }
-        set { metadata[key] = newValue }
-    }
-    func log(event: LogEvent) {
-        let meta = (event.metadata ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
-        store.append("\(event.level): \(event.message) \(meta.joined(separator: " "))")
-    }
-}
 
 /// What can be checked without GPIO hardware (the CI VM has none): a missing chip is logged
 /// once per episode and retried, nothing is reported, and stop is prompt. Edge handling needs
 /// a real line; see the monitor's doc comment.
 struct GPIOIgnitionMonitorTests {
     @Test func aMissingChipIsLoggedOnceRetriedAndStopsPromptly() async throws {
-        let store = LogStore()
-        let logger = Logger(label: "gpio-test") { _ in StoreHandler(store: store) }
+        let (logger, store) = CapturingLogHandler.logger("gpio-test")
         let signals = Mutex<[VehicleSignal]>([])
         let monitor = GPIOIgnitionMonitor(
             chip: "/nonexistent/gpiochip-logbook-test", line: 17, retryInterval: .milliseconds(100),
             logger: logger, onSignal: { s in signals.withLock { $0.append(s) } })
         monitor.start()
         monitor.start()  // a second start is a no-op
-        try await Task.sleep(for: .milliseconds(450))
+        // Two retries logged: each is a moment a second error of the same episode would show.
+        #expect(await eventually { store.count("still unavailable") >= 2 }, "retried every 100 ms: \(store.all)")
         let clock = ContinuousClock()
         let took = clock.measure { monitor.stop() }
         // A stop that waited on the line would never return; the bound only has to catch that,

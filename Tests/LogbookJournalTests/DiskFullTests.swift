@@ -109,7 +109,9 @@ final class FillableFileSystem: JournalFileSystem, @unchecked Sendable {
         let dir = TempDir()
         defer { dir.cleanup() }
         let fs = FillableFileSystem()
-        let w = try JournalWriter.open(Self.config(dir), logger: quietLogger, fileSystem: fs)
+        // The retries' pace is the commit interval: a driven clock moves through it.
+        let clock = DrivenCommitClock()
+        let w = try JournalWriter.open(Self.config(dir), logger: quietLogger, fileSystem: fs, clock: clock)
         let id = w.nextTripID()
         try w.append(.tripStarted(TripStarted(id: id, reason: "power:ACAD", monotonicNanoseconds: 0, bootID: "t")))
         for i in 0..<3_000 { try w.append(.points(id, [Self.point(i)])) }
@@ -117,18 +119,23 @@ final class FillableFileSystem: JournalFileSystem, @unchecked Sendable {
         let segments = w.statistics.segmentsCreated
         // The card fills: the current segment takes what it can, the next one cannot be made.
         fs.full.withLock { $0 = true }
-        let fullSince = ContinuousClock.now
+        let fullSince = clock.nanoseconds()
         for i in 3_000..<9_000 {
             try w.append(.points(id, [Self.point(i)]))
-            if i % 500 == 0 { try await Task.sleep(for: .milliseconds(25)) }
+            if i % 500 == 0 { clock.advance(by: .milliseconds(25)) }
         }
         await Self.waitUntil { w.statistics.diskFull }
         #expect(w.statistics.diskFull && w.statistics.segmentsCreated == segments)
         #expect(w.durableSequence < 9_001)
-        try await Task.sleep(for: .milliseconds(200))
+        // Ten more intervals, each waited out until its retry was refused.
+        for _ in 0..<10 {
+            let refused = fs.refused.withLock { $0 }
+            clock.advance(by: .milliseconds(20))
+            await Self.waitUntil { fs.refused.withLock { $0 } > refused }
+        }
         // Retried once per commit interval (20 ms here), never in a busy loop.
         let attempts = fs.refused.withLock { $0 }
-        let intervals = Int((ContinuousClock.now - fullSince) / .milliseconds(20))
+        let intervals = Int(Duration.nanoseconds(clock.nanoseconds() - fullSince) / .milliseconds(20))
         #expect(attempts <= intervals + 3, "\(attempts) attempts in \(intervals) intervals")
         fs.full.withLock { $0 = false }
         try w.append(Self.ended(id, points: 9_000))
@@ -219,11 +226,19 @@ final class FillableFileSystem: JournalFileSystem, @unchecked Sendable {
         process.arguments = [dir.path, "0", "3"]
         let out = Pipe()
         process.standardOutput = out
+        // Killed once it acknowledged a point (an ACK line: durable), not after a fixed time.
+        let printed = Mutex("")
+        out.fileHandleForReading.readabilityHandler = { h in
+            let chunk = String(decoding: h.availableData, as: UTF8.self)
+            printed.withLock { $0 += chunk }
+        }
         try process.run()
-        try await Task.sleep(for: .milliseconds(300))
+        await Self.waitUntil { printed.withLock { $0.contains("ACK ") } }
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        out.fileHandleForReading.readabilityHandler = nil
+        let rest = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let text = printed.withLock { $0 } + rest
         let acked = text.split(separator: "\n").filter { $0.hasPrefix("ACK ") }.compactMap { Int($0.split(separator: " ")[2]) }.max() ?? -1
         #expect(acked >= 0, "the crash writer acknowledged nothing: \(text)")
         let fs = FillableFileSystem()

@@ -12,13 +12,17 @@ final class FlakyFileSystem: JournalFileSystem, @unchecked Sendable {
     let failSync = Atomic<Bool>(false)
     let failWrite = Atomic<Bool>(false)
     let syncsAttempted = Atomic<Int>(0)
+    let writesRefused = Atomic<Int>(0)
 
     func list(_ d: String) throws -> [String] { try real.list(d) }
     func create(_ p: String) throws -> Int32 { try real.create(p) }
     func openForWriting(_ p: String) throws -> Int32 { try real.openForWriting(p) }
     func allocate(_ h: Int32, size: Int) throws { try real.allocate(h, size: size) }
     func write(_ h: Int32, _ b: [UInt8], at o: Int) throws {
-        if failWrite.load(ordering: .relaxed) { throw JournalIOError(operation: "pwrite", path: "test", code: ENOSPC) }
+        if failWrite.load(ordering: .relaxed) {
+            writesRefused.add(1, ordering: .relaxed)
+            throw JournalIOError(operation: "pwrite", path: "test", code: ENOSPC)
+        }
         try real.write(h, b, at: o)
     }
     func sync(_ h: Int32) throws {
@@ -35,30 +39,36 @@ final class FlakyFileSystem: JournalFileSystem, @unchecked Sendable {
 
 @Suite struct GroupCommitTests {
     /// A writer on `dir` with the given commit interval and one trip started.
-    static func writerWithTrip(_ dir: TempDir, commitInterval: Duration) throws -> (JournalWriter, TripID) {
+    static func writerWithTrip(
+        _ dir: TempDir, commitInterval: Duration, clock: any CommitClock = SystemCommitClock()
+    ) throws -> (JournalWriter, TripID) {
         let config = JournalConfiguration(directory: dir.journal, stateDirectory: dir.path, commitInterval: commitInterval)
-        let w = try JournalWriter.open(config, logger: quietLogger)
+        let w = try JournalWriter.open(config, logger: quietLogger, fileSystem: PosixFileSystem(), clock: clock)
         let trip = w.nextTripID()
         try w.append(.tripStarted(TripStarted(id: trip, reason: "manual", monotonicNanoseconds: 0, bootID: "b")))
         return (w, trip)
     }
 
-    /// One fdatasync per interval while points flow at 100 Hz (10 ms commit interval here
-    /// instead of 5 s: the ratio, syncs per interval, is what is checked).
+    /// One fdatasync per interval while points flow at 100 Hz (50 ms commit interval here
+    /// instead of 5 s: the ratio, syncs per interval, is what is checked). Time is driven: each
+    /// point moves the writer's clock 10 ms, and at each interval's end the test waits for that
+    /// interval's commit (the writer thread's turn) instead of sleeping through it.
     @Test func oneSyncPerInterval() async throws {
         let dir = TempDir()
         defer { dir.cleanup() }
-        let (w, trip) = try Self.writerWithTrip(dir, commitInterval: .milliseconds(50))
+        let clock = DrivenCommitClock()
+        let (w, trip) = try Self.writerWithTrip(dir, commitInterval: .milliseconds(50), clock: clock)
         let before = w.statistics.syncs
-        let start = ContinuousClock.now
+        let start = clock.nanoseconds()
         var slow = 0
         for i in 0..<100 {
             let t0 = ContinuousClock.now
-            try w.append(.points(trip, [testPoint(i)]))
+            let seq = try w.append(.points(trip, [testPoint(i)]))
             if ContinuousClock.now - t0 > .milliseconds(5) { slow += 1 }
-            try await Task.sleep(for: .milliseconds(10))
+            clock.advance(by: .milliseconds(10))
+            if i % 5 == 4 { await DiskFullTests.waitUntil { w.durableSequence >= seq } }
         }
-        let elapsed = ContinuousClock.now - start
+        let elapsed = Duration.nanoseconds(clock.nanoseconds() - start)
         try await w.sync()
         let syncs = w.statistics.syncs - before
         let intervals = Int(elapsed / .milliseconds(50)) + 2
@@ -73,7 +83,8 @@ final class FlakyFileSystem: JournalFileSystem, @unchecked Sendable {
     @Test func tripEndCommitsAtOnce() async throws {
         let dir = TempDir()
         defer { dir.cleanup() }
-        let (w, trip) = try Self.writerWithTrip(dir, commitInterval: .seconds(10))
+        // A driven clock that never moves: the 10 s interval cannot be what commits.
+        let (w, trip) = try Self.writerWithTrip(dir, commitInterval: .seconds(10), clock: DrivenCommitClock())
         try w.append(.points(trip, [testPoint(1)]))
         let seq = try w.append(.tripEnded(TripEnded(id: trip, reason: "manual", summary: .zero)))
         // Poll synchronously: the CPU-heavy crash suites may keep the cooperative pool busy,
@@ -93,7 +104,8 @@ final class FlakyFileSystem: JournalFileSystem, @unchecked Sendable {
     @Test func aBurstCommitsBySizeBeforeTheInterval() async throws {
         let dir = TempDir()
         defer { dir.cleanup() }
-        let (w, trip) = try Self.writerWithTrip(dir, commitInterval: .seconds(10))
+        // A driven clock that never moves: the 10 s interval cannot be what commits.
+        let (w, trip) = try Self.writerWithTrip(dir, commitInterval: .seconds(10), clock: DrivenCommitClock())
         var last: UInt64 = 0
         for i in 0..<4_000 { last = try w.append(.points(trip, [testPoint(i)])) }
         // Polled synchronously, as in tripEndCommitsAtOnce.
@@ -113,7 +125,9 @@ final class FlakyFileSystem: JournalFileSystem, @unchecked Sendable {
         defer { dir.cleanup() }
         let fs = FlakyFileSystem()
         let config = JournalConfiguration(directory: dir.journal, stateDirectory: dir.path, commitInterval: .milliseconds(20))
-        let w = try JournalWriter.open(config, logger: quietLogger, fileSystem: fs)
+        // Retries come once per commit interval: a driven clock moves through them.
+        let clock = DrivenCommitClock()
+        let w = try JournalWriter.open(config, logger: quietLogger, fileSystem: fs, clock: clock)
         let trip = w.nextTripID()
         try w.append(.tripStarted(TripStarted(id: trip, reason: "manual", monotonicNanoseconds: 0, bootID: "b")))
         try w.append(.points(trip, (0..<5).map(testPoint)))
@@ -121,11 +135,17 @@ final class FlakyFileSystem: JournalFileSystem, @unchecked Sendable {
         let durableBefore = w.durableSequence
         fs.failSync.store(true, ordering: .relaxed)
         let seq = try w.append(.points(trip, (5..<10).map(testPoint)))
+        clock.advance(by: .milliseconds(20))
         await #expect(throws: JournalError.self) { try await w.waitDurable(seq) }
         #expect(w.statistics.lastError?.contains("fdatasync") == true)
         #expect(w.durableSequence == durableBefore)
         // Several retries (every 20 ms) fail too, each in a segment it then abandons.
-        try await Task.sleep(for: .milliseconds(150))
+        for _ in 0..<5 {
+            let attempted = fs.syncsAttempted.load(ordering: .relaxed)
+            clock.advance(by: .milliseconds(20))
+            await DiskFullTests.waitUntil { fs.syncsAttempted.load(ordering: .relaxed) > attempted }
+            #expect(fs.syncsAttempted.load(ordering: .relaxed) > attempted, "no retry after a commit interval")
+        }
         #expect(w.durableSequence == durableBefore)
         fs.failSync.store(false, ordering: .relaxed)
         try await w.syncAfterFaultCleared()
@@ -133,8 +153,14 @@ final class FlakyFileSystem: JournalFileSystem, @unchecked Sendable {
         #expect(w.statistics.lastError == nil)
         fs.failWrite.store(true, ordering: .relaxed)
         let seq2 = try w.append(.points(trip, (10..<12).map(testPoint)))
+        clock.advance(by: .milliseconds(20))
         await #expect(throws: JournalError.self) { try await w.waitDurable(seq2) }
-        try await Task.sleep(for: .milliseconds(150))
+        for _ in 0..<5 {
+            let refused = fs.writesRefused.load(ordering: .relaxed)
+            clock.advance(by: .milliseconds(20))
+            await DiskFullTests.waitUntil { fs.writesRefused.load(ordering: .relaxed) > refused }
+            #expect(fs.writesRefused.load(ordering: .relaxed) > refused, "no retry after a commit interval")
+        }
         fs.failWrite.store(false, ordering: .relaxed)
         try await w.syncAfterFaultCleared()
         try w.append(.tripEnded(TripEnded(id: trip, reason: "manual", summary: .zero)))

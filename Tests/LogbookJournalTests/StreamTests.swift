@@ -11,14 +11,16 @@ import Testing
 @Suite struct StreamTests {
     /// Opens a writer, retrying briefly: `close()` returns before the writer thread has
     /// released the directory lock, so an immediate reopen can still find it held.
-    func open(_ dir: TempDir, checkpoints: Duration = .seconds(60)) async throws -> JournalWriter {
+    func open(
+        _ dir: TempDir, checkpoints: Duration = .seconds(60), clock: any CommitClock = SystemCommitClock()
+    ) async throws -> JournalWriter {
         let config = JournalConfiguration(directory: dir.journal, stateDirectory: dir.path, checkpointInterval: checkpoints)
         for _ in 0..<100 {
-            do { return try JournalWriter.open(config, logger: quietLogger) } catch JournalError.locked {
+            do { return try JournalWriter.open(config, logger: quietLogger, fileSystem: PosixFileSystem(), clock: clock) } catch JournalError.locked {
                 try await Task.sleep(for: .milliseconds(10))
             }
         }
-        return try JournalWriter.open(config, logger: quietLogger)
+        return try JournalWriter.open(config, logger: quietLogger, fileSystem: PosixFileSystem(), clock: clock)
     }
 
     /// A journal of two writer lives (two segments), several commits, each with a checkpoint
@@ -27,7 +29,9 @@ import Testing
     func makeJournal(_ dir: TempDir, lives: Int = 2, commits: Int = 4) async throws -> Int {
         var n = 0
         for _ in 0..<lives {
-            let w = try await open(dir, checkpoints: .milliseconds(1))
+            // The checkpoint interval runs on a driven clock the test moves between commits.
+            let clock = DrivenCommitClock()
+            let w = try await open(dir, checkpoints: .milliseconds(1), clock: clock)
             let id = w.nextTripID()
             _ = try w.append(.tripStarted(TripStarted(id: id, reason: "manual", monotonicNanoseconds: 1, bootID: "b")))
             for _ in 0..<commits {
@@ -35,8 +39,9 @@ import Testing
                 n += 25
                 try await w.sync()
                 // A checkpoint is due when 1 ms has passed since the last one was taken; a
-                // commit on a fast disk can take less, so wait to make every commit carry one.
-                try await Task.sleep(for: .milliseconds(2))
+                // commit on a fast disk can take less, so move the clock to make every later
+                // commit carry one.
+                clock.advance(by: .milliseconds(2))
             }
             _ = try w.append(.tripEnded(TripEnded(id: id, reason: "manual", summary: .zero)))
             try await w.close()

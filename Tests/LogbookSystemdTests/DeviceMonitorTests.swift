@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 import LogbookCore
+import LogbookTestSupport
 @testable import LogbookSystemd
 import Logging
 import Testing

@@ -30,16 +30,6 @@ func listening(_ port: Int) -> Bool {
     } == 0
 }
 
-/// Polls `condition` until it holds or `timeout` passes.
-func eventually(_ timeout: Duration = .seconds(10), every: Duration = .milliseconds(50), _ condition: () -> Bool) async -> Bool {
-    let deadline = ContinuousClock.now + timeout
-    while ContinuousClock.now < deadline {
-        if condition() { return true }
-        try? await Task.sleep(for: every)
-    }
-    return condition()
-}
-
 /// A child process started with posix_spawn: default signal dispositions and an empty
 /// signal mask (tests run on libdispatch threads, which block signals, and Foundation's
 /// Process hands that mask on: a broker would then ignore SIGTERM), output to a file.

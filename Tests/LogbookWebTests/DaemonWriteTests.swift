@@ -26,7 +26,7 @@ import Testing
             let started = try await web.call("/api/trip/start", #"{"vehicle":"passat"}"#)
             #expect(started.status == 200, "\(started)")
             #expect(
-                try await WebHarness.eventually(30) {
+                try await eventually(.seconds(30)) {
                     let doc = try await web.get("/api/live").json
                     return doc?["trip"]?["vehicle"]?["id"] == .string("passat") && doc?["gps"]?["lat"]?.doubleValue != nil
                 }, "the trip with the web's vehicle never showed in the live state")

@@ -92,7 +92,7 @@ import Testing
             // What `logbook vehicles add touran` does without a daemon, while the app runs.
             let touran = VehicleRecord(name: "Touran").entry(subject: "touran", origin: EntryOrigin.cli)
             _ = try await EntryAppender.append([touran], recordedAt: GPSTime(seconds: 2), journalDirectory: state + "/journal", stateDirectory: state)
-            let seen = await WebHarness.eventually(15) {
+            let seen = await eventually(.seconds(15)) {
                 let ids = (try? await web.get("/api/vehicles"))?.json?["vehicles"]?.items?.compactMap { $0["id"]?.stringValue } ?? []
                 return ids.contains("touran")
             }
@@ -102,7 +102,7 @@ import Testing
             #expect(try await web.get("/trips/1").text.contains("<option value=\"touran\">Touran</option>"))
             let retire = RecordEntry(type: VehicleRecord.type, action: .void, subject: "touran", fields: .object([]), origin: EntryOrigin.cli)
             _ = try await EntryAppender.append([retire], recordedAt: GPSTime(seconds: 3), journalDirectory: state + "/journal", stateDirectory: state)
-            let gone = await WebHarness.eventually(15) {
+            let gone = await eventually(.seconds(15)) {
                 !((try? await web.get("/garage"))?.text.contains("<option value=\"touran\">") ?? true)
             }
             #expect(gone, "a retired vehicle is still offered")

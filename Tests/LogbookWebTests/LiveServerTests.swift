@@ -40,7 +40,7 @@ import Testing
             // null): the live state is where the trip appears.
             #expect(started.status == 200 && started.json?["ok"] == .bool(true), "\(started)")
             #expect(
-                try await WebHarness.eventually(30) {
+                try await eventually(.seconds(30)) {
                     let doc = try await client.request("GET", "/api/live").json
                     return doc?["trip"]?["vehicle"]?["id"] == .string("golf") && (doc?["trip"]?["distance_m"]?.doubleValue ?? 0) > 0
                 }, "the trip never showed up in the live state with a distance")
@@ -48,7 +48,7 @@ import Testing
             let before = WebHarness.socketCount(of: daemon.daemon.pid)
             let streams = try await client.holdEventStreams(30, headers: auth)
             defer { streams.forEach { close($0) } }
-            #expect(await WebHarness.eventually { app.live.subscriberCount == 30 })
+            #expect(await eventually { app.live.subscriberCount == 30 })
             // 60 events: at the replay's 10x, a minute of the drive, longer than a red light in
             // Munich (the distance stands still while the car waits).
             let events = try await client.events("/api/live/events", count: 60, headers: auth, timeout: 30)
@@ -73,7 +73,7 @@ import Testing
             let stopped = try await client.request("POST", "/api/trip/stop", headers: auth.merging(["X-CSRF-Token": csrf]) { a, _ in a })
             #expect(stopped.status == 200 && stopped.json?["ok"] == .bool(true), "\(stopped)")
             #expect(
-                try await WebHarness.eventually(10) {
+                try await eventually(.seconds(10)) {
                     let doc = try await client.request("GET", "/api/live").json
                     return doc?["trip"]?.isNull == true && doc?["last_trip"]?["end_reason"] == .string("manual")
                 }, "the live state never showed the trip ended manual")

@@ -61,7 +61,7 @@ import Testing
             web.waitUntilExit()
         }
         let client = HTTPTestClient(port: port, source: "127.0.0.1")
-        let up = await WebHarness.eventually(20) { (try? await client.request("GET", "/api/live"))?.status == 200 }
+        let up = await eventually(.seconds(20)) { (try? await client.request("GET", "/api/live"))?.status == 200 }
         try #require(up, "logbook-web with logbookd did not come up")
 
         let attack = Slowloris(port: port, connections: Self.connections, addresses: Self.addresses)

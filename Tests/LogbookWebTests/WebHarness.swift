@@ -54,16 +54,6 @@ enum WebHarness {
         let fds = (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []
         return fds.filter { (try? FileManager.default.destinationOfSymbolicLink(atPath: dir + "/" + $0))?.hasPrefix("socket:") == true }.count
     }
-
-    /// Polls `condition` every 50 ms for up to `seconds`.
-    static func eventually(_ seconds: Double = 10, _ condition: () async throws -> Bool) async rethrows -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if try await condition() { return true }
-            try? await Task.sleep(for: .milliseconds(50))
-        }
-        return try await condition()
-    }
 }
 
 /// A real logbookd on a private gpsd replaying a drive, configured for the web tests.

@@ -26,12 +26,14 @@ struct TickerService: Service {
     let events: AsyncStream<PipelineEvent>.Continuation
     let demand: TickDemand
     var interval: Duration = .seconds(1)
+    /// The real clock; tests drive their own.
+    var source: any TickSource = SleepingTickSource()
 
     func run() async {
         while !Task.isCancelled, !Task.isShuttingDownGracefully {
             // Both waits end at once on shutdown, so stopping never waits for a tick.
             await withGracefulShutdownHandler { await demand.waitUntilWanted() } onGracefulShutdown: { demand.set(true) }
-            try? await cancelWhenGracefulShutdown { [interval] in try await Task.sleep(for: interval) }
+            try? await cancelWhenGracefulShutdown { [interval, source] in try await source.next(after: interval) }
             events.yield(.tick)
         }
     }

@@ -22,6 +22,9 @@ final class TickDemand: Sendable {
         waiter?.resume()
     }
 
+    /// Whether the ticker waits here for ticks to be wanted (parked: no timer set).
+    var isParked: Bool { state.withLock { $0.waiter != nil } }
+
     /// Returns once ticks are wanted (at once when they are), or when the task is cancelled.
     func waitUntilWanted() async {
         await withTaskCancellationHandler {

@@ -25,6 +25,8 @@ public final class JournalWriter: Sendable {
     let logger: Logger
     let state: ConditionLock<WriterState>
     let lock: WriterLock
+    /// The commit interval's time (a test's driven clock, or the monotonic clock).
+    let clock: any CommitClock
 
     struct WriterState {
         var nextSequence: UInt64
@@ -48,13 +50,17 @@ public final class JournalWriter: Sendable {
         var lastFailureLog: UInt64 = 0
     }
 
-    private init(configuration: JournalConfiguration, logger: Logger, core: JournalCore, recovery: RecoveryReport, lock: WriterLock) {
+    private init(
+        configuration: JournalConfiguration, logger: Logger, core: JournalCore, recovery: RecoveryReport, lock: WriterLock,
+        clock: any CommitClock
+    ) {
         self.configuration = configuration
+        self.clock = clock
         self.logger = logger
         self.recovery = recovery
         self.carriedAtOpen = core.carried
         self.lock = lock
-        let now = MonotonicClock.nanoseconds()
+        let now = clock.nanoseconds()
         // On a full disk recovery could not commit its `recovered` trip ends: they go first.
         let deferred = core.deferred
         let last = deferred.last.map { $0.0 &+ $0.1.sequenceCount &- 1 } ?? core.lastSequence
@@ -78,9 +84,11 @@ public final class JournalWriter: Sendable {
         try open(configuration, logger: logger, fileSystem: PosixFileSystem())
     }
 
-    /// ``open(_:logger:)`` on a given file system (tests inject I/O errors).
+    /// ``open(_:logger:)`` on a given file system (tests inject I/O errors) and commit clock
+    /// (tests drive the commit interval).
     static func open(
-        _ configuration: JournalConfiguration, logger: Logger, fileSystem: any JournalFileSystem & Sendable
+        _ configuration: JournalConfiguration, logger: Logger, fileSystem: any JournalFileSystem & Sendable,
+        clock: any CommitClock = SystemCommitClock()
     ) throws -> JournalWriter {
         try configuration.validate()
         mkdir(configuration.stateDirectory, 0o755)
@@ -101,7 +109,8 @@ public final class JournalWriter: Sendable {
                     "discarded_bytes": "\(report.bytesDiscarded)", "closed_trips": "\(report.closedTrips.count)",
                     "unclean": "\(report.wasUnclean)", "ms": "\(ms)",
                 ])
-            let writer = JournalWriter(configuration: configuration, logger: logger, core: core, recovery: report, lock: lock)
+            let writer = JournalWriter(configuration: configuration, logger: logger, core: core, recovery: report, lock: lock, clock: clock)
+            clock.attach { [weak writer] in writer?.state.signal() }
             let confined = Confined(core)
             do {
                 // Its own thread: the writer blocks in fdatasync, which must never happen on the
@@ -160,7 +169,7 @@ public final class JournalWriter: Sendable {
             s.nextSequence &+= record.sequenceCount
             if s.pending.isEmpty {
                 // The writer sleeps without a deadline while nothing is pending: start its clock.
-                s.pendingSince = MonotonicClock.nanoseconds()
+                s.pendingSince = clock.nanoseconds()
                 wake = true
             }
             if case .points(let trip, let points) = record {

@@ -15,15 +15,21 @@ extension JournalWriter {
         let interval = UInt64(nanoseconds(configuration.commitInterval))
         let checkpointEvery = UInt64(nanoseconds(configuration.checkpointInterval))
         let maxBatchBytes = commitBatchBytes
+        let clock = self.clock
+        // Nothing pending: no deadline, sleep until an append wakes us (no timed wake-ups while
+        // parked). Else commit one interval after the later of the last commit and the oldest
+        // pending record, so a record waits at most one interval.
+        func deadline(_ s: WriterState) -> UInt64? { s.pending.isEmpty ? nil : max(s.lastCommit, s.pendingSince) &+ interval }
         while true {
-            // Nothing pending: sleep until an append wakes us (no timed wake-ups while parked).
-            // Else commit one interval after the later of the last commit and the oldest
-            // pending record, so a record waits at most one interval.
+            // On a driven clock the wait has no real deadline: each move of the clock wakes it
+            // and `ready` compares the deadline with the clock.
             let (batch, checkpoint, closing) = state.wait(
-                until: { $0.pending.isEmpty ? nil : max($0.lastCommit, $0.pendingSince) &+ interval },
-                ready: { $0.commitNow || $0.closing },
+                until: { clock.isDriven ? nil : deadline($0) },
+                ready: { s in
+                    s.commitNow || s.closing || (clock.isDriven && deadline(s).map { clock.nanoseconds() >= $0 } == true)
+                },
                 then: { s -> ([(UInt64, JournalRecord)], Bool, Bool) in
-                    let now = MonotonicClock.nanoseconds()
+                    let now = clock.nanoseconds()
                     // Take at most maxBatchBytes per commit; the rest follows at once.
                     var take = 0, bytes = 0
                     while take < s.pending.count && (take == 0 || bytes < maxBatchBytes) {
@@ -75,7 +81,7 @@ extension JournalWriter {
     /// disk retried every commit interval must not fill the log too), and when it ends.
     private func logOutcome(_ failure: String?, diskFull: Bool, batch: Int) {
         guard failure != nil || batch > 0 else { return }
-        let now = MonotonicClock.nanoseconds()
+        let now = clock.nanoseconds()
         let (since, due, pending): (UInt64?, Bool, Int) = state.withLock { s in
             let since = s.failingSince
             if failure != nil {
