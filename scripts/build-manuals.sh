@@ -8,6 +8,8 @@
 # Writes, under OUT_DIR, the paths they have in the package:
 #   usr/share/man/man1/logbook.1.gz       swift-argument-parser's generate-manual tool over
 #                                         `logbook --experimental-dump-help` (every subcommand)
+#   usr/share/man/man8/logbook-uplink.8.gz, usr/share/man/man8/logbook-web.8.gz
+#                                         the same tool over the two services
 #   usr/share/man/man8/logbookd.8.gz      help2man over `logbookd --help` (the daemon parses its
 #                                         few flags by hand, without ArgumentParser: its usage text
 #                                         sits beside the parser in DaemonArguments) plus
@@ -15,6 +17,7 @@
 #   usr/share/bash-completion/completions/logbook, usr/share/zsh/vendor-completions/_logbook,
 #   usr/share/fish/vendor_completions.d/logbook.fish
 #                                         `logbook --generate-completion-script bash|zsh|fish`
+#                                         (bash's without its #! line: the file is sourced)
 # The generate-manual tool is built once from the resolved swift-argument-parser checkout
 # into .build/generate-manual. Dates come from the commit (SOURCE_DATE_EPOCH when set), so
 # the same commit gives the same pages.
@@ -44,9 +47,12 @@ mkdir -p "$M1" "$M8"
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/build-manuals.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
 
-"$GENERATE" "$BIN_DIR/logbook" --section 1 --date "$DAY" --output-directory "$WORK" >&2
-[ -s "$WORK/logbook.1" ] || die "generate-manual wrote no logbook.1"
-gzip -9n <"$WORK/logbook.1" >"$M1/logbook.1.gz"
+for page in logbook:1 logbook-uplink:8 logbook-web:8; do
+  program=${page%:*}; section=${page#*:}
+  "$GENERATE" "$BIN_DIR/$program" --section "$section" --date "$DAY" --output-directory "$WORK" >&2
+  [ -s "$WORK/$program.$section" ] || die "generate-manual wrote no $program.$section"
+  gzip -9n <"$WORK/$program.$section" >"$OUT/usr/share/man/man$section/$program.$section.gz"
+done
 
 help2man --no-info --no-discard-stderr --section 8 --version-string "$VERSION" \
   --name "record car trips from gpsd into a tamper-evident journal" \
@@ -61,6 +67,6 @@ for shell in bash zsh fish; do
     fish) f=$OUT/usr/share/fish/vendor_completions.d/logbook.fish ;;
   esac
   mkdir -p "$(dirname "$f")"
-  "$BIN_DIR/logbook" --generate-completion-script "$shell" >"$f"
+  "$BIN_DIR/logbook" --generate-completion-script "$shell" | sed '1{/^#!/d}' >"$f"
   [ -s "$f" ] || die "logbook --generate-completion-script $shell printed nothing"
 done

@@ -474,13 +474,15 @@ deb_lintian() {
 # The man pages and completions the package carries (scripts/build-manuals.sh): present, each
 # page renders with `man -l` and no groff warning, and bash completes a subcommand from the
 # installed script (through the function it registers for `logbook`).
-DEB_DOC_FILES="usr/share/man/man1/logbook.1.gz usr/share/man/man8/logbookd.8.gz usr/share/bash-completion/completions/logbook
+DEB_DOC_FILES="usr/share/man/man1/logbook.1.gz usr/share/man/man8/logbookd.8.gz usr/share/man/man8/logbook-uplink.8.gz
+  usr/share/man/man8/logbook-web.8.gz usr/share/bash-completion/completions/logbook
   usr/share/zsh/vendor-completions/_logbook usr/share/fish/vendor_completions.d/logbook.fish"
 deb_manuals() {
   local x=$CT_SCRATCH_DEB/manuals f missing="" problems="" page text warnings fn words
   rm -rf "$x"; mkdir -p "$x"; dpkg-deb -x "$DEB1" "$x"
   for f in $DEB_DOC_FILES; do [ -s "$x/$f" ] || missing+="/$f "; done
-  for page in man1/logbook.1.gz:'Export trips as GPX' man8/logbookd.8.gz:'--state-dir'; do
+  for page in man1/logbook.1.gz:'Export trips as GPX' man8/logbookd.8.gz:'--state-dir' man8/logbook-uplink.8.gz:'--journal-dir' \
+      man8/logbook-web.8.gz:'--listen'; do
     f=$x/usr/share/man/${page%%:*}
     [ -s "$f" ] || continue
     warnings=$(LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -l "$f" 2>&1 >/dev/null)
@@ -494,7 +496,7 @@ deb_manuals() {
     "$fn" logbook tr logbook; echo "$fn: ${COMPREPLY[*]}"' _ "$x/usr/share/bash-completion/completions/logbook" 2>&1)
   [[ "$words" == *": trip trips" ]] || problems+="bash completion of 'logbook tr': '$words' (want trip trips) "
   if [ -z "$missing$problems" ]; then
-    ok deb-manuals "logbook.1 and logbookd.8 render without warnings; bash, zsh and fish completions; bash completes 'logbook tr' to: ${words#*: }"
+    ok deb-manuals "logbook.1, logbookd.8, logbook-uplink.8, logbook-web.8 render without warnings; bash, zsh and fish completions; bash completes 'logbook tr' to: ${words#*: }"
   else fail deb-manuals "missing: ${missing:-none}; ${problems}"; fi
 }
 
