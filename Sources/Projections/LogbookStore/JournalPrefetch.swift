@@ -19,7 +19,7 @@ final class JournalPrefetch: @unchecked Sendable {
     }
 
     /// Batches parsed ahead of the one being written.
-    static let depth = 2
+    static let depth = 1
 
     private let condition = NSCondition()
     // Guarded by `condition`.
