@@ -13,6 +13,12 @@
 # bare journal read rate in the same run; index size; peak RSS of reindex; wall time of
 # the whole `logbook trips list` process for the newest 50 (target <= 100 ms; hyperfine when
 # installed, else the median of 21 runs). Release build. Other load on the machine shows.
+#
+# The CLI's floor (issue 22), one `index:` line each, with its target:
+#   index: trips list peak N MiB (target 30)
+#   index: export csv --all N points peak N MiB (target 30)
+#   index: reindex N points/s = N % of the bare journal read N points/s (target 80 %)
+# Peak RSS is the kernel's (GNU time's %M: the process's high-water mark).
 set -eu
 cd "$(dirname "$0")/.."
 work="${1:-${TMPDIR:-/tmp}/logbook-bench-journal}"
@@ -39,8 +45,13 @@ line=$(grep '^reindex: [0-9]* trips' "$out")
 rate=$(echo "$line" | sed -n 's/.*: \([0-9.]*\) M points\/s$/\1/p')
 rss_kb=$(tail -1 "$work/reindex.rss")
 echo "index-bench: reindex: ${line#reindex: } (target >= 1 M points/s: $(echo "$rate" | awk '{printf "%.2fx", $1 / 1.0}'); $(awk -v a="$rate" -v b="$read_rate" 'BEGIN{printf "%.0f %%", 100 * a / b}') of the bare journal read rate)"
+floor_reindex=$(awk -v a="$rate" -v b="$read_rate" 'BEGIN{printf "index: reindex %.0f points/s = %.0f %% of the bare journal read %.0f points/s (target 80 %%)", a * 1e6, 100 * a / b, b * 1e6}')
 echo "index-bench: index size: $(grep '^index: ' "$out" | sed 's/^index: //')"
 echo "index-bench: reindex peak RSS: $(( rss_kb / 1024 )) MiB"
+
+# `trips list` as a person runs it (its default page), peak RSS.
+/usr/bin/time -f "%M" -o "$work/list.rss" "$bin/logbook" --state-dir "$work/state" trips list >/dev/null
+floor_list="index: trips list peak $(( $(tail -1 "$work/list.rss") / 1024 )) MiB (target 30)"
 
 # `trips list`, newest 50: the whole process (start, config, open, catch-up check, query, print).
 "$bin/logbook" --state-dir "$work/state" trips list --limit 50 >/dev/null
@@ -71,4 +82,9 @@ for sel in "--all --vehicle golf" "--all"; do
     rows=$(( $(wc -l <"$work/export.csv") - 1 ))
     echo "index-bench: trips export $sel --format csv: $rows points, $(( $(stat -c %s "$work/export.csv") / 1048576 )) MiB in $ms_taken ms, peak RSS $(( $(tail -1 "$work/export.rss") / 1024 )) MiB (target <= 30 MiB)"
 done
+floor_export="index: export csv --all $rows points peak $(( $(tail -1 "$work/export.rss") / 1024 )) MiB (target 30)"
 rm -f "$work/export.csv"
+
+echo "$floor_list"
+echo "$floor_export"
+echo "$floor_reindex"

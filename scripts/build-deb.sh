@@ -13,8 +13,9 @@
 #                  policy and lintian want; the unit turns the Swift backtracer off anyway)
 #   --compress C   dpkg-deb compressor: xz (default, smallest), gzip (fast), none
 #
-# Contents: /usr/bin/{logbookd,logbook,logbook-uplink,logbook-web}, systemd units (uplink, web
-# disabled), sysusers.d,
+# Contents: /usr/bin/{logbookd,logbook,logbook-uplink,logbook-web}, their man pages logbook(1) and
+# logbookd(8) and logbook's bash/zsh/fish completions (scripts/build-manuals.sh, generated from
+# the binaries), systemd units (uplink, web disabled), sysusers.d,
 # tmpfiles.d, logind drop-in, udev rules, /etc/logbook/logbookd.toml (conffile; copied
 # from config/logbookd.toml when the tree has one, else a commented placeholder),
 # maintainer scripts from packaging/debian/. Depends are computed with dpkg-shlibdeps.
@@ -26,7 +27,7 @@ ROOT=$(cd "$HERE/.." && pwd)
 PKG=$ROOT/packaging/debian
 BIN_DIR=; VERSION=; OUT=$ROOT/out; STRIP=1; COMPRESS=xz
 
-usage() { sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 64; }
+usage() { sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 64; }
 while [ $# -gt 0 ]; do
   case $1 in
     --bin-dir) BIN_DIR=$2; shift 2 ;;
@@ -72,6 +73,8 @@ install_file 0755 "$BIN_DIR/logbook"  /usr/bin/logbook
 install_file 0755 "$BIN_DIR/logbook-uplink" /usr/bin/logbook-uplink
 strip_elf "$D/usr/bin/logbookd" "$D/usr/bin/logbook" "$D/usr/bin/logbook-uplink"
 # No swift-backtrace-static: the unit disables the backtracer (see logbookd.service).
+# Man pages and completions from the binaries' own argument definitions.
+"$ROOT/scripts/build-manuals.sh" "$BIN_DIR" "$D" "$VERSION"
 
 S=$ROOT/systemd
 install_file 0644 "$S/logbookd.service"            /lib/systemd/system/logbookd.service

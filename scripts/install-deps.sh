@@ -34,8 +34,9 @@ packages=(
     # power cuts (issue 29): a qemu guest with Debian's kernel and busybox (scripts/powercut-vm.sh),
     # its disk images made with mkfs.ext4 -d and read with debugfs (e2fsprogs), cpio for the initramfs
     qemu-system-x86 linux-image-amd64 busybox-static e2fsprogs cpio
-    # the .deb checked by lintian (scripts/systemd-e2e.sh)
-    lintian
+    # the .deb checked by lintian (scripts/systemd-e2e.sh); its logbookd(8) made by help2man,
+    # the man pages rendered by man-db (groff) in the deb-manuals step
+    lintian help2man man-db
     "$@"
 )
 missing=()

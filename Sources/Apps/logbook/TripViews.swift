@@ -8,30 +8,35 @@ import LogbookStore
 
 /// `trips list` output.
 enum TripsListView {
-    static func table(_ trips: [TripOverview], _ settings: ReaderSettings) -> String {
-        guard !trips.isEmpty else { return "No trips recorded (yet) for this selection." }
+    /// Prints the table line by line: two passes over the cells (the column widths, then the
+    /// lines) rather than holding every row and the whole text, which for ten years of trips
+    /// took more memory than everything else the command does.
+    static func printTable(_ trips: [TripOverview], _ settings: ReaderSettings) {
+        guard !trips.isEmpty else { return print("No trips recorded (yet) for this selection.") }
         let f = TripFormat(units: settings.units)
         let header = ["Trip", "Date", "Vehicle", "Duration", "Distance", "Avg", "Max", "Route", "Start → end"]
-        var rows: [[String]] = []
-        for t in trips {
+        func cells(_ t: TripOverview) -> [String] {
             var end = t.endReason ?? "recording…"
             if t.discarded { end += " (discarded)" }
             if t.voided { end += " (void)" } else if t.corrected { end += " (corrected)" }
-            rows.append([
+            return [
                 t.id.description, t.startedAt.map(TripFormat.dateTime) ?? "—",
                 settings.vehicle(t.vehicleID)?.name ?? "—", TripFormat.duration(t.duration), f.distance(t.distance),
                 f.speed(t.averageSpeed), f.speed(t.maxSpeed), TripFormat.route(t), "\(t.startReason) → \(end)",
-            ])
+            ]
         }
-        let widths = header.indices.map { i in max(header[i].count, rows.map { $0[i].count }.max() ?? 0) }
+        var widths = header.map(\.count)
+        for t in trips {
+            for (i, cell) in cells(t).enumerated() { widths[i] = max(widths[i], cell.count) }
+        }
         let numeric: Set<Int> = [0, 3, 4, 5, 6]
         func line(_ cells: [String]) -> String {
             cells.indices.map { i in i == cells.count - 1 ? cells[i] : pad(cells[i], widths[i], right: numeric.contains(i)) }
                 .joined(separator: "  ")
         }
-        var out = [line(header)] + rows.map(line)
-        out.append(totalsLine(trips, f))
-        return out.joined(separator: "\n")
+        print(line(header))
+        for t in trips { print(line(cells(t))) }
+        print(totalsLine(trips, f))
     }
 
     /// `3 trips · 512.3 km · 6 h 12 min` (discarded and voided trips are listed but not counted).

@@ -51,8 +51,7 @@ struct TripsListCommand: AsyncParsableCommand {
                 let namer = try PlaceNaming.namer(settings, index)
                 return try index.trips(matching: query).map(namer.named)
             }
-            let text = json ? TripsListView.json(trips, settings) : TripsListView.table(trips, settings)
-            print(text)
+            if json { print(TripsListView.json(trips, settings)) } else { TripsListView.printTable(trips, settings) }
         }
     }
 }

@@ -154,21 +154,23 @@ extension TripIndex {
                     if let expecting, try Self.state(db) != expecting { return .rollback }  // someone else did it
                     let from = try Self.removeRows(after: target.sequence, db)
                     if !report.rebuilt { report.rolledBackTo = from }
-                    var tail = JournalTail(directory: journalDirectory, after: from)
-                    defer { report.recordsRead += tail.recordsRead }
+                    // The journal is parsed a batch ahead on another thread (JournalPrefetch).
+                    let reader = JournalPrefetch(JournalTail(directory: journalDirectory, after: from), maxEntries: options.recordsPerTransaction)
+                    defer { reader.stop() }
+                    var batch: JournalPrefetch.Batch
                     while true {
-                        let entries: [JournalEntry]
-                        do { entries = try tail.poll(maxEntries: options.recordsPerTransaction) } catch {
+                        do { batch = try reader.next() } catch {
                             throw TripIndexError.journal("\(journalDirectory): \(error)")
                         }
-                        if entries.isEmpty { break }
+                        report.recordsRead = batch.recordsRead
+                        if batch.entries.isEmpty { break }
                         var projector = IndexProjector(db: db)
-                        for e in entries { try projector.apply(e) }
+                        for e in batch.entries { try projector.apply(e) }
                         try projector.flush()
                         report.add(projector.statistics)
-                        progress?(IndexProgress(sequence: tail.lastSequence, estimatedEnd: estimatedEnd, points: report.points))
+                        progress?(IndexProgress(sequence: batch.lastSequence, estimatedEnd: estimatedEnd, points: report.points))
                     }
-                    guard let position = tail.position else {
+                    guard let position = batch.position else {
                         throw TripIndexError.journal("\(journalDirectory): no record ends at sequence \(from)")
                     }
                     try Self.setState(db, position)
