@@ -119,7 +119,7 @@ extension OBDRecorder {
         for (code, appeared) in now.subtracting(before).sorted().map({ ($0, true) }) + before.subtracting(now).sorted().map({ ($0, false) }) {
             let b = state.block
             recorder.append(.signal(SignalEvent(
-                source: "\(pending ? "dtc-pending" : "dtc"):\(code)", vehicleID: b.vehicle, on: appeared, gpsTime: context.gpsTime,
+                source: FaultCodeSignal(code: code, pending: pending).source, vehicleID: b.vehicle, on: appeared, gpsTime: context.gpsTime,
                 monotonicNanoseconds: context.now.nanoseconds)))
             let description = code.genericDescription
             logger.notice(appeared ? "OBD: fault code set" : "OBD: fault code cleared", metadata: [
