@@ -273,7 +273,8 @@ let package = Package(
             exclude: ["Schemas"]),
         .testTarget(name: "LogbookGarageTests", dependencies: ["LogbookGarage", "LogbookRecords", "LogbookCore"]),
         // The `logbook` command as people and scripts use it: exit codes, messages, JSON.
-        .testTarget(name: "LogbookCLITests", dependencies: ["LogbookTestSupport"]),
+        // LogbookJournal: a test puts the OBD source's entries in a journal the way logbookd appends them.
+        .testTarget(name: "LogbookCLITests", dependencies: ["LogbookTestSupport", "LogbookJournal", "LogbookRecords", "LogbookCore"]),
         .testTarget(
             name: "LogbookDaemonTests",
             dependencies: [

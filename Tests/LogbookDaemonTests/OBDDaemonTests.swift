@@ -2,6 +2,7 @@
 import Foundation
 import LogbookCore
 import LogbookJournal
+import LogbookRecords
 import LogbookTestSupport
 import Testing
 
@@ -142,6 +143,10 @@ import Testing
         #expect(fill.fields["litres_estimated"]?.doubleValue == 13.7)
         #expect(fill.fields["level_before"]?.doubleValue == 66.7 && fill.fields["level_after"]?.doubleValue == 94.1)
         #expect(fill.fields["lat"]?.doubleValue != nil && fill.fields["lon"]?.doubleValue != nil && fill.fields["at"]?.stringValue != nil)
+        // Every reader's typed view: the pending fill-up and the fault code signals.
+        let typed = try PendingFillRecord(json: fill.fields)
+        #expect(typed.vehicle == "golf" && typed.litresEstimated == 13.7 && typed.source == "elm")
+        #expect(signals.filter { $0.source.hasPrefix("dtc") }.allSatisfy { FaultCodeSignal(source: $0.source) != nil })
         print(String(format: "obd: daemon drive: a trip obd:elm → obd:elm for golf (VIN), %d odometer readings, P0133+P0420 journaled and hooked (P0133 cleared later), battery 11.2 V hooked, a 13.7 l fill-up pending; live.json worst age %.2f s over %d samples",
                      odometer.count, worst, samples))
         #expect(worst <= 2.5 && !seqWentBack)

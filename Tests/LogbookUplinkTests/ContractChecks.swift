@@ -22,7 +22,7 @@ enum ContractChecks {
         [
             vehicle(readers), fuel(plan, readers), odometer(plan, readers), service(readers), serviceDone(plan, readers),
             place(plan, readers), tripClass(plan, readers), tripVoid(plan, readers), tripAssign(plan, readers),
-            tripMerge(plan, readers), tripSplit(plan, readers),
+            tripMerge(plan, readers), tripSplit(plan, readers), pendingFill(plan, readers),
         ]
     }
 
@@ -146,6 +146,33 @@ enum ContractChecks {
         a.reader("web: /api/report", r.reportRow(p.id(0), web: true)?["start_place"]?.contains("Office") == true)
         a.reader("mqtt: events", r.event("place", "office")?["fields"]?["name"]?.stringValue == "Office" && r.event("place", "home") != nil)
         a.reader("postgres: events", r.event("place", "office", pg: true) != nil && r.event("place", "home", pg: true)?["origin"]?.stringValue == "web")
+        return a
+    }
+
+    /// The OBD adapter's pending fill-ups: the van's completed by a fill-up naming it (CLI),
+    /// golf's dismissed (the web's way, through logbookd).
+    static func pendingFill(_ p: ContractPlan, _ r: ContractReaders) -> Agreement {
+        var a = Agreement("fuel.pending")
+        let (van, golf) = (p.pendingFills[0].id, p.pendingFills[1].id)
+        func completes(_ list: [JSONValue]) -> Bool {
+            list.contains { $0["pending"]?.stringValue == van && $0["vehicle"]?.stringValue == "van" && $0["litres"]?.doubleValue == 31.5
+                && $0["price"]?.doubleValue == 54.2 && $0["lat"]?.doubleValue == 48.1 }
+        }
+        let completedBy = byID(r.pendingFills, van)?["completed_by"]?.stringValue
+        a.reader("index: fuel pending", byID(r.pendingFills, van)?["state"]?.stringValue == "completed" && completedBy == van
+                 && byID(r.pendingFills, golf)?["state"]?.stringValue == "dismissed" && byID(r.pendingFills, golf)?["origin"]?.stringValue == "obd",
+                 "\(r.pendingFills)")
+        a.reader("index: fuel list", completes(r.fuel), "\(r.fuel)")
+        a.reader("web: /api/fuel", completes(r.webFuel), "\(r.webFuel)")
+        for (name, pg) in [("mqtt: events", false), ("postgres: events", true)] {
+            let list = pg ? r.pgEvents : r.events
+            let fill = list.filter { $0["entry_type"]?.stringValue == "fuel" }.compactMap { $0["fields"] }
+            a.reader(name, r.event("fuel.pending", van, pg: pg)?["origin"]?.stringValue == "obd"
+                     && r.event("fuel.pending", van, pg: pg)?["fields"]?["litres_estimated"]?.doubleValue == 31.5
+                     && r.event("fuel.pending", golf, pg: pg)?["action"]?.stringValue == "void"
+                     && r.event("fuel.pending", golf, pg: pg)?["origin"]?.stringValue == "web" && completes(fill),
+                     "\(list.filter { $0["entry_type"]?.stringValue?.hasPrefix("fuel") == true })")
+        }
         return a
     }
 }

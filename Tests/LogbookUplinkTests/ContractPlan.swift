@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 import Foundation
 import LogbookCore
+import LogbookRecords
 
 /// What the contract test writes, each entry type once through the CLI and once the web's
 /// way, and what every reader should then show. Twelve recorded trips of `golf`; fill-ups,
@@ -24,6 +25,17 @@ struct ContractPlan {
     // golf-oil: every 15,000 km, done at 50,650 (CLI) → due at 65,650.
     let oilDueKm = 65_650.0
 
+    /// The OBD adapter's pending fill-ups, appended as logbookd's recorder makes them (origin
+    /// `obd`) before anything else: the van's is completed with the CLI, golf's dismissed the
+    /// web's way (the van's fill-up stays out of golf's economy and odometer).
+    var pendingFills: [(id: String, record: PendingFillRecord)] {
+        let van = PendingFillRecord(vehicle: "van", at: time(ago: 35), litresEstimated: 31.5, latitude: 48.1, longitude: 11.5,
+                                    levelBefore: 30, levelAfter: 75, source: "elm")
+        let golf = PendingFillRecord(vehicle: "golf", at: time(ago: 25), litresEstimated: 9, levelBefore: 60, levelAfter: 78, source: "elm")
+        return [van, golf].map { (FuelRecord.subject(vehicle: $0.vehicle ?? "", at: $0.at), $0) }
+    }
+    func time(ago minutes: Double) -> GPSTime { GPSTime(nanoseconds: Int64((now - minutes * 60) * 1e9)) }
+
     var cliWrites: [[String]] {
         [
             ["vehicles", "add", "van", "--name", "Transit", "--make", "Ford", "--model", "Transit", "--registration", "M-LB 1"],
@@ -39,6 +51,7 @@ struct ContractPlan {
             ["trips", "assign", id(2), "--vehicle", "van", "--driver", "Ann"],
             ["trips", "merge", id(3), id(4)],
             ["trips", "split", id(5), "--at", middle(5)],
+            ["fuel", "complete", pendingFills[0].id, "--price", "54.2", "--odometer", "12000", "--currency", "EUR"],
         ]
     }
 
@@ -59,6 +72,7 @@ struct ContractPlan {
             ("trip.assign", [("trip", .string(id(8))), ("vehicle", .string("polo")), ("driver", .string("Bob"))]),
             ("trip.merge", [("trip", .string(id(9))), ("with", .string(id(10)))]),
             ("trip.split", [("trip", .string(id(11))), ("at", .string(middle(11)))]),
+            ("fuel.dismiss", [("subject", .string(pendingFills[1].id)), ("reason", .string("sensor jump"))]),
         ]
     }
 }

@@ -14,6 +14,8 @@ struct ContractReaders {
     var odometer: [JSONValue] = []
     var service: [JSONValue] = []
     var places: [JSONValue] = []
+    /// `fuel pending --all --json`.
+    var pendingFills: [JSONValue] = []
     // The web API.
     /// `/api/trips` (voided trips are left out of the list) and `/api/trips/{id}` of each trip.
     var webTrips: [JSONValue] = []
@@ -47,6 +49,7 @@ struct ContractReaders {
         r.odometer = try world.cliJSON(["odometer", "list", "--json"]).arrayValue ?? []
         r.service = try world.cliJSON(["service", "list", "--json"]).arrayValue ?? []
         r.places = try world.cliJSON(["places", "list", "--json"]).arrayValue ?? []
+        r.pendingFills = try world.cliJSON(["fuel", "pending", "--all", "--json"]).arrayValue ?? []
 
         r.webTrips = try world.httpJSON("/api/trips?limit=100")["trips"]?.arrayValue ?? []
         for id in r.trips.compactMap({ $0["id"]?.stringValue }) + ids { r.webTripDetails[id] = try? world.httpJSON("/api/trips/\(id)") }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 import Foundation
 import LogbookCore
+import LogbookJournal
 import LogbookRecords
 import LogbookTestSupport
 import Testing
@@ -27,6 +28,9 @@ import Testing
         let uplink = try UplinkRun.start(config: world.config)
         defer { uplink.process.stop() }
         let plan = ContractPlan(trips: fixture.trips)
+        _ = try await EntryAppender.append(
+            plan.pendingFills.map { $0.record.entry(subject: $0.id, origin: "obd") }, recordedAt: plan.time(ago: 20),
+            journalDirectory: dir.file("state/journal"), stateDirectory: dir.file("state"))
 
         // The CLI, no daemon running: `logbook` appends under the journal lock itself.
         for args in plan.cliWrites {

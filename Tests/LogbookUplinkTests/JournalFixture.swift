@@ -8,7 +8,7 @@ import Logging
 
 /// A real journal (fsync'd by the real writer) of a recorded drive, written in-process from
 /// the NMEA log: trip start, the points in commits of `chunk`, a vehicle and an odometer
-/// entry, trip end. A checkpoint is signed at every commit.
+/// entry, `beforeEnd` (signals, entries a test adds), trip end. A checkpoint is signed at every commit.
 struct JournalFixture {
     let stateDirectory: String
     var journalDirectory: String { stateDirectory + "/journal" }
@@ -16,7 +16,7 @@ struct JournalFixture {
     let points: [(UInt64, TripPoint)]
 
     static func write(log: String = "munich-gps.nmea", stateDirectory: String, vehicle: String = "golf", chunk: Int = 200,
-                      limit: Int? = nil) async throws -> JournalFixture {
+                      limit: Int? = nil, beforeEnd: (_ last: GPSTime?) -> [JournalRecord] = { _ in [] }) async throws -> JournalFixture {
         let text = try String(contentsOfFile: TestPaths.gpsLog(log), encoding: .isoLatin1)
         var fixes = NMEAReader.fixes(in: text).filter { $0.mode.rawValue >= 2 }
         if let limit { fixes = Array(fixes.prefix(limit)) }
@@ -47,6 +47,7 @@ struct JournalFixture {
             }
             try await journal.sync()
         }
+        for record in beforeEnd(fixes.last?.time) { _ = try journal.append(record) }
         let duration = (fixes.last?.time.seconds ?? 0) - (fixes.first?.time.seconds ?? 0)
         _ = try journal.append(.tripEnded(TripEnded(
             id: id, reason: "manual", gpsTime: fixes.last?.time,

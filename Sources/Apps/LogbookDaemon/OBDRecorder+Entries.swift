@@ -92,16 +92,15 @@ extension OBDRecorder {
         if level - before >= Self.fillUpRise {
             let vehicle = state.block.vehicle
             let at = GPSTime(seconds: context.wallClock.wholeSeconds)
-            let text = ISO8601.format(at)
-            let compact = String(text.unicodeScalars.filter { $0 != "-" && $0 != ":" }.map(Character.init))
-            var fields: [(String, JSONValue)] = [("vehicle", .string(vehicle)), ("at", .string(text))]
             let tank = vehicle.flatMap { vehicles.record($0)?.tankLitres }
-            fields.append(("litres_estimated", .number(tank.map { (($0 * (level - before) / 100) * 10).rounded() / 10 })))
-            if let lat = context.latitude, let lon = context.longitude { fields += [("lat", .number(lat)), ("lon", .number(lon))] }
-            fields += [("level_before", .number((before * 10).rounded() / 10)), ("level_after", .number((level * 10).rounded() / 10)), ("source", .string(state.source.name))]
+            let position = context.latitude.flatMap { lat in context.longitude.map { (lat, $0) } }
+            let record = PendingFillRecord(
+                vehicle: vehicle, at: at, litresEstimated: tank.map { (($0 * (level - before) / 100) * 10).rounded() / 10 },
+                latitude: position?.0, longitude: position?.1, levelBefore: (before * 10).rounded() / 10,
+                levelAfter: (level * 10).rounded() / 10, source: state.source.name)
             recorder.append(.entry(UserEntry(
-                type: "fuel.pending", action: .add, subject: "\(vehicle ?? state.source.name)@\(compact)", fields: .object(fields),
-                recordedAt: context.wallClock.nanoseconds, origin: "obd")))
+                record.entry(subject: FuelRecord.subject(vehicle: vehicle ?? state.source.name, at: at), origin: "obd"),
+                recordedAt: context.wallClock)))
             logger.notice("OBD: a fill-up, waiting for its price", metadata: [
                 "source": "\(state.source.name)", "vehicle": "\(vehicle ?? "-")", "level_before": "\(Int(before))", "level_after": "\(Int(level))",
             ])
@@ -119,7 +118,7 @@ extension OBDRecorder {
         for (code, appeared) in now.subtracting(before).sorted().map({ ($0, true) }) + before.subtracting(now).sorted().map({ ($0, false) }) {
             let b = state.block
             recorder.append(.signal(SignalEvent(
-                source: "\(pending ? "dtc-pending" : "dtc"):\(code)", vehicleID: b.vehicle, on: appeared, gpsTime: context.gpsTime,
+                source: FaultCodeSignal(code: code, pending: pending).source, vehicleID: b.vehicle, on: appeared, gpsTime: context.gpsTime,
                 monotonicNanoseconds: context.now.nanoseconds)))
             let description = code.genericDescription
             logger.notice(appeared ? "OBD: fault code set" : "OBD: fault code cleared", metadata: [

@@ -62,6 +62,9 @@ public enum HADiscovery {
                      unit: "km", stateClass: "measurement", precision: 0, icon: "mdi:wrench-clock", source: .garage),
         HAEntitySpec(component: "sensor", key: "service_due_days", name: "Service due in (time)", deviceClass: "duration",
                      unit: "d", stateClass: "measurement", precision: 0, icon: "mdi:wrench-clock", source: .garage),
+        // Stored and pending trouble codes of the OBD source; the codes are its attributes.
+        HAEntitySpec(component: "sensor", key: "fault_codes", name: "Fault codes", stateClass: "measurement", precision: 0,
+                     icon: "mdi:engine-outline", source: .journal),
     ]
 
     /// What names a vehicle's device.
@@ -121,6 +124,10 @@ public enum HADiscovery {
                       ("value_template", .string("{{ value_json.service_due if value_json.service_due is not none else 'none' }}")),
                       ("json_attributes_topic", .string(state)),
                       ("json_attributes_template", .string("{{ (value_json.service or {}) | tojson }}"))]
+            case (_, "fault_codes"):
+                m += [("state_topic", .string(state)), ("value_template", .string("{{ value_json.fault_codes }}")),
+                      ("json_attributes_topic", .string(state)),
+                      ("json_attributes_template", .string("{{ (value_json.faults or {}) | tojson }}"))]
             default:
                 m += [("state_topic", .string(state)), ("value_template", .string("{{ value_json.\(e.key) }}"))]
             }

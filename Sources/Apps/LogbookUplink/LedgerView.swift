@@ -31,6 +31,8 @@ public struct LedgerView: Sendable, Equatable {
         public var fuelEconomy: Double?
         /// The most urgent active service task.
         public var service: ServiceDue?
+        /// The trouble codes the car reports now (stored first), from the OBD source's signals.
+        public var faultCodes: [FaultCodeSignal] = []
 
         /// What names its Home Assistant device.
         public var info: HADiscovery.VehicleInfo {
@@ -67,6 +69,7 @@ public struct LedgerView: Sendable, Equatable {
         // Vehicles only trips name (recorded or assigned) stay, at 0 km once their trips moved.
         for v in ledger.trips.map(\.vehicle) + trips.compactMap(\.vehicle) where records[v] == nil && !ids.contains(v) { ids.append(v) }
         let tasks = garage.services.filter { !$0.removed }
+        let faults = ledger.faultCodes
         for id in ids {
             var f = VehicleFigures(id: id, record: records[id]?.0 ?? VehicleRecord(), retired: records[id]?.1 ?? false)
             let own = byVehicle[id] ?? []
@@ -78,6 +81,7 @@ public struct LedgerView: Sendable, Equatable {
             let odometer = OdometerCalibration(anchors: garage.anchors(vehicle: id), legs: legs).estimate(at: now)
             f.odometerKm = odometer
             f.fuelEconomy = FuelEconomy.litresPer100km(FuelEconomy.intervals(garage.activeFills(vehicle: id)))
+            f.faultCodes = faults.codes(vehicle: id)
             f.service = tasks.filter { $0.vehicle == id }.map { ServiceDue($0, odometerNow: odometer, now: now) }.min(by: Self.moreUrgent)
             vehicles.append(f)
         }

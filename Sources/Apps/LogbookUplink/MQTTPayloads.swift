@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 public import LogbookCore
 public import LogbookJournal
+import LogbookRecords
 internal import LogbookPOSIX
 
 /// One message to publish.
@@ -120,8 +121,16 @@ public struct MQTTPayloads: Sendable {
                   ("vehicle", .string(t.vehicleID)), ("previous_end_reason", .string(t.previousEndReason)),
                   ("gap_from", time(t.from)), ("time", time(t.gpsTime))]
         case .signal(let s):
-            m += [("type", .string("signal")), ("source", .string(s.source)), ("vehicle", .string(s.vehicleID)),
-                  ("on", .bool(s.on)), ("time", time(s.gpsTime))]
+            if let fault = FaultCodeSignal(source: s.source) {
+                // A trouble code appearing or cleared (the OBD source): said as such, with its description.
+                m += [("type", .string("fault_code")), ("code", .string(fault.code.description)),
+                      ("state", .string(s.on ? "new" : "cleared")), ("pending", .bool(fault.pending)),
+                      ("description", .string(fault.genericDescription)), ("source", .string(s.source)),
+                      ("vehicle", .string(s.vehicleID)), ("on", .bool(s.on)), ("time", time(s.gpsTime))]
+            } else {
+                m += [("type", .string("signal")), ("source", .string(s.source)), ("vehicle", .string(s.vehicleID)),
+                      ("on", .bool(s.on)), ("time", time(s.gpsTime))]
+            }
         case .entry(let u):
             m += [("type", .string("entry")), ("entry_type", .string(u.type)), ("action", .string(Self.action(u.action))),
                   ("subject", .string(u.subject)), ("fields", u.fields), ("origin", .string(u.origin)),

@@ -11,7 +11,8 @@ import LogbookRecords
 extension VehicleLedger {
     /// Schema 1: `through`, `trips` (``LedgerTrip`` arrays), `entries`
     /// (`[seq, type, action, subject, fields, recorded_ns, origin]`), `parts`
-    /// (`[source, from_ns, until_ns, start_ns, end_ns, distance_m, points, max_speed]`).
+    /// (`[source, from_ns, until_ns, start_ns, end_ns, distance_m, points, max_speed]`),
+    /// `faults` (``LedgerFaultSignal``; a file without them is rebuilt from the journal).
     public var json: JSONValue {
         func ns(_ t: GPSTime?) -> JSONValue { t.map { .string(String($0.nanoseconds)) } ?? .null }
         return .object([
@@ -32,13 +33,15 @@ extension VehicleLedger {
                         .number(Double(f.points)), .number(f.maxSpeed),
                     ])
                 })),
+            ("faults", .array(faultSignals.map(\.json))),
         ])
     }
 
     /// Restores ``json``; nil when it is not a ledger of this schema.
     public init?(json: JSONValue) {
         guard json["schema"]?.doubleValue == 1, let through = json["through"]?.stringValue.flatMap({ UInt64($0) }),
-            case .array(let trips)? = json["trips"], case .array(let entries)? = json["entries"], case .array(let parts)? = json["parts"]
+            case .array(let trips)? = json["trips"], case .array(let entries)? = json["entries"], case .array(let parts)? = json["parts"],
+            case .array(let faults)? = json["faults"]
         else { return nil }
         func ns(_ j: JSONValue) -> GPSTime? { j.stringValue.flatMap { Int64($0) }.map { GPSTime(nanoseconds: $0) } }
         self.init()
@@ -56,6 +59,10 @@ extension VehicleLedger {
             self.entries.append(RecordedEntry(
                 sequence: seq, entry: RecordEntry(type: type, action: action, subject: subject, fields: a[4], origin: origin),
                 recordedAt: ns(a[5])))
+        }
+        for f in faults {
+            guard let fault = LedgerFaultSignal(json: f) else { return nil }
+            faultSignals.append(fault)
         }
         for p in parts {
             guard case .array(let a) = p, a.count == 8, let source = a[0].doubleValue, source >= 1 else { return nil }

@@ -5,7 +5,7 @@ public import LogbookJournal
 public import LogbookRecords
 
 /// What the journal says that Home Assistant's per-vehicle sensors need, as raw material:
-/// every recorded trip (``LedgerTrip``), the entries of the types the sensors read (vehicles,
+/// every recorded trip (``LedgerTrip``), the fault code signals, the entries of the types the sensors read (vehicles,
 /// fuel, odometer readings, service tasks, trip corrections) and the figures of split trips'
 /// parts. ``LedgerView`` works the sensors out of it with the shared folds (``Garage``,
 /// ``TripCorrections``, ``FuelEconomy``, ``OdometerCalibration``, ``ServiceDue``), so the
@@ -19,6 +19,8 @@ public struct VehicleLedger: Sendable, Equatable {
     var positions: [TripID: Int] = [:]
     /// The entries of ``entryTypes``, in journal order.
     public internal(set) var entries: [RecordedEntry] = []
+    /// Fault code signals (`dtc:CODE`, `dtc-pending:CODE`), in journal order.
+    public internal(set) var faultSignals: [LedgerFaultSignal] = []
     /// Split trips' parts, measured from the journal's points once (``measure(_:points:)``).
     public internal(set) var parts: [TripCorrections.Part: TripPartFigures] = [:]
     /// The last journal sequence folded in.
@@ -81,8 +83,10 @@ public struct VehicleLedger: Sendable, Equatable {
             guard Self.entryTypes.contains(u.type) else { return false }
             entries.append(RecordedEntry(sequence: e.sequence, entry: RecordEntry(u), recordedAt: u.recordedAt.map(GPSTime.init(nanoseconds:))))
             return true
-        case .signal:
-            return false
+        case .signal(let s):
+            guard let fault = FaultCodeSignal(source: s.source) else { return false }
+            faultSignals.append(LedgerFaultSignal(sequence: e.sequence, vehicle: s.vehicleID ?? defaultVehicle, signal: fault, on: s.on))
+            return true
         }
     }
 
@@ -92,6 +96,7 @@ public struct VehicleLedger: Sendable, Equatable {
         guard sequence < through else { return }
         through = sequence
         entries.removeAll { $0.sequence > sequence }
+        faultSignals.removeAll { $0.sequence > sequence }
         var touched: Set<TripID> = []
         trips.removeAll { t in
             if t.startSequence > sequence { touched.insert(t.id) }

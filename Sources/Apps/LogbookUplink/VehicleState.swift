@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 public import LogbookCore
 import LogbookGarage
+import LogbookRecords
 
 /// What `live.json` says, reduced to what the per-vehicle topics need.
 public struct LiveView: Sendable, Equatable {
@@ -62,6 +63,9 @@ public enum VehicleState {
         members.append(("service_due_km", .number(service?.kmLeft.map { $0.rounded() })))
         members.append(("service_due_days", .number(service?.daysLeft.map { ($0 * 10).rounded() / 10 })))
         members.append(("service", service?.json ?? .null))
+        let faults = figures?.faultCodes ?? []
+        members.append(("fault_codes", .number(Double(faults.count))))
+        members.append(("faults", faultList(faults)))
         members.append(("gps_time", .string(mine?.gpsTime)))
         members.append(("journal_seq", .number(Double(through))))
         return .object(members)
@@ -75,6 +79,21 @@ public enum VehicleState {
             ("trip", .number(Double(t.number.rawValue))), ("end", .string(ISO8601.format(end))),
             ("distance_km", km(t.distance)), ("duration_min", minutes(t.duration)),
         ])
+    }
+
+    /// The "Fault codes" sensor's attributes: `codes` (each `code`, `pending`, `description`,
+    /// the SAE J2012 generic one or `null`), `stored` and `pending` counts.
+    static func faultList(_ faults: [FaultCodeSignal]) -> JSONValue {
+        .object([
+            ("codes", .array(faults.map(faultJSON))),
+            ("stored", .number(Double(faults.filter { !$0.pending }.count))),
+            ("pending", .number(Double(faults.filter(\.pending).count))),
+        ])
+    }
+
+    /// One code as events and attributes show it.
+    static func faultJSON(_ f: FaultCodeSignal) -> JSONValue {
+        .object([("code", .string(f.code.description)), ("pending", .bool(f.pending)), ("description", .string(f.genericDescription))])
     }
 
     static func km(_ m: Double?) -> JSONValue { .number(m.map { ($0 / 10).rounded() / 100 }) }

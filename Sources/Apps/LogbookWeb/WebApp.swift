@@ -70,6 +70,7 @@ package struct WebApp: Sendable {
         addDashboardPage(to: router)
         addGaragePage(to: router)
         addFuelPages(to: router)
+        addPendingFillPages(to: router)
         addVehiclePages(to: router)
         addOdometerPages(to: router)
         addServicePages(to: router)

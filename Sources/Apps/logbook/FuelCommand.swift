@@ -7,8 +7,11 @@ import LogbookRecords
 /// `logbook fuel add|list|amend|void`.
 struct FuelCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "fuel", abstract: "Fuel logs: add, list, amend and void fill-ups.",
-        subcommands: [FuelAddCommand.self, FuelListCommand.self, FuelAmendCommand.self, FuelVoidCommand.self, FuelImportCommand.self])
+        commandName: "fuel", abstract: "Fuel logs: add, list, amend and void fill-ups; complete or dismiss the OBD adapter's pending ones.",
+        subcommands: [
+            FuelAddCommand.self, FuelListCommand.self, FuelAmendCommand.self, FuelVoidCommand.self, FuelImportCommand.self,
+            FuelPendingCommand.self, FuelCompleteCommand.self, FuelDismissCommand.self,
+        ])
 }
 
 /// The fill-up fields as options (add and amend).

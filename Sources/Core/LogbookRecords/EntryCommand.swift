@@ -34,6 +34,8 @@ public struct EntryCommand: Sendable {
         EntryCommand("fuel.add", FuelRecord.self, .add, subject: nil, required: ["vehicle", "odometer_km", "litres", "price", "currency"]),
         EntryCommand("fuel.amend", FuelRecord.self, .amend, subject: "subject"),
         EntryCommand("fuel.void", FuelRecord.self, .void, subject: "subject", fields: reason),
+        // A pending fill-up (the OBD source's) is completed by `fuel.add` with `pending`.
+        EntryCommand("fuel.dismiss", PendingFillRecord.self, .void, subject: "subject", fields: reason),
         EntryCommand("odometer.add", OdometerRecord.self, .add, subject: nil, required: ["vehicle", "odometer_km"]),
         EntryCommand("odometer.amend", OdometerRecord.self, .amend, subject: "subject"),
         EntryCommand("odometer.void", OdometerRecord.self, .void, subject: "subject", fields: reason),

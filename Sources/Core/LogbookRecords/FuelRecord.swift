@@ -20,6 +20,7 @@ public struct FuelRecord: EntryRecord {
         EntryField("lat", .number(-90...90)),
         EntryField("lon", .number(-180...180)),
         EntryField("note", .text(maxLength: 500)),
+        EntryField("pending", .text(maxLength: 80)),
     ]
 
     public var vehicle: String
@@ -39,11 +40,13 @@ public struct FuelRecord: EntryRecord {
     public var latitude: Double?
     public var longitude: Double?
     public var note: String?
+    /// The pending fill-up (``PendingFillRecord``, its id) this one completes.
+    public var pending: String?
 
     public init(
         vehicle: String, at: GPSTime, odometerKm: Double, litres: Double, price: Double, currency: String, full: Bool = true,
         missed: Bool = false, station: String? = nil, stationAddress: String? = nil, latitude: Double? = nil,
-        longitude: Double? = nil, note: String? = nil
+        longitude: Double? = nil, note: String? = nil, pending: String? = nil
     ) {
         self.vehicle = vehicle
         self.at = at
@@ -58,6 +61,7 @@ public struct FuelRecord: EntryRecord {
         self.latitude = latitude
         self.longitude = longitude
         self.note = note
+        self.pending = pending
     }
 
     public init(fields f: FieldReader) throws(EntryProblem) {
@@ -65,7 +69,8 @@ public struct FuelRecord: EntryRecord {
             vehicle: try f.requiredString("vehicle"), at: try f.requiredTime("at"), odometerKm: try f.requiredNumber("odometer_km"),
             litres: try f.requiredNumber("litres"), price: try f.requiredNumber("price"), currency: try f.requiredString("currency"),
             full: f.bool("full") ?? true, missed: f.bool("missed") ?? false, station: f.string("station"),
-            stationAddress: f.string("station_address"), latitude: f.number("lat"), longitude: f.number("lon"), note: f.string("note"))
+            stationAddress: f.string("station_address"), latitude: f.number("lat"), longitude: f.number("lon"), note: f.string("note"),
+            pending: f.string("pending"))
     }
 
     public var fields: JSONValue {
@@ -83,6 +88,7 @@ public struct FuelRecord: EntryRecord {
         w.set("lat", latitude)
         w.set("lon", longitude)
         w.set("note", note)
+        w.set("pending", pending)
         return w.json
     }
 

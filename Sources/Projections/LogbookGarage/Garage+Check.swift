@@ -31,12 +31,16 @@ extension Garage {
         case (VehicleRecord.type, .void):
             _ = try activeVehicle(entry.subject)
         case (FuelRecord.type, .add):
-            guard fuelLog(entry.subject) == nil else {
+            // A pending fill-up completed again after its fill-up was voided takes that subject
+            // again (the add re-activates it with the new values).
+            let completesAgain = FieldReader(entry.fields).string("pending") != nil && fuelLog(entry.subject)?.voided == true
+            guard fuelLog(entry.subject) == nil || completesAgain else {
                 throw EntryProblem("duplicate", "there is a fuel log at that time already (\(entry.subject))")
             }
             let fill = try FuelRecord(json: entry.fields)
             _ = try activeVehicle(fill.vehicle)
             try checkOdometer(vehicle: fill.vehicle, at: fill.at, km: fill.odometerKm, except: entry.subject)
+            if let pending = fill.pending { _ = try openPendingFill(pending) }
         case (FuelRecord.type, .amend):
             let old = try existingFill(entry.subject)
             let fill = try FuelRecord(json: FieldReader.merged(fuelFields(entry.subject) ?? .object([]), entry.fields))
@@ -58,6 +62,8 @@ extension Garage {
             try checkOdometer(vehicle: reading.vehicle, at: reading.at, km: reading.odometerKm, except: entry.subject)
         case (OdometerRecord.type, .void):
             _ = try existingReading(entry.subject)
+        case (PendingFillRecord.type, .void):
+            _ = try openPendingFill(entry.subject)
         case (ServiceTaskRecord.type, _), (ServiceDoneRecord.type, _):
             try checkService(entry)
         case (PlaceRecord.type, _):

@@ -12,6 +12,8 @@ public struct Garage: Sendable {
     private var configuredIDs: Set<String> = []
     private var fuelFold = EntryFold<FuelRecord>()
     private var readingFold = EntryFold<OdometerRecord>()
+    /// The OBD source's pending fill-ups (``Garage/pendingFills``).
+    var pendingFold = EntryFold<PendingFillRecord>()
     public private(set) var classifications: [TripID: TripClassification] = [:]
     /// Service tasks, removed ones included.
     public internal(set) var services: [ServiceTask] = []
@@ -20,7 +22,7 @@ public struct Garage: Sendable {
     /// The entry types this projection reads from the index.
     public static let entryTypes = [
         VehicleRecord.type, FuelRecord.type, OdometerRecord.type, TripClassRecord.type, ServiceTaskRecord.type,
-        ServiceDoneRecord.type,
+        ServiceDoneRecord.type, PendingFillRecord.type,
     ]
 
     /// - Parameters:
@@ -42,6 +44,7 @@ public struct Garage: Sendable {
         case VehicleRecord.type: vehicleFold.apply(recorded)
         case FuelRecord.type: fuelFold.apply(recorded)
         case OdometerRecord.type: readingFold.apply(recorded)
+        case PendingFillRecord.type: pendingFold.apply(recorded)
         case ServiceTaskRecord.type, ServiceDoneRecord.type: applyService(recorded)
         case TripClassRecord.type:
             guard let n = UInt64(e.subject), e.action != .void, let c = try? TripClassRecord(json: e.fields) else {
@@ -73,7 +76,7 @@ public struct Garage: Sendable {
 
     /// Entries that could not be applied (an amendment of nothing, fields that do not decode):
     /// shown, never silently dropped.
-    public var ignored: [RecordedEntry] { vehicleFold.ignored + fuelFold.ignored + readingFold.ignored + otherIgnored }
+    public var ignored: [RecordedEntry] { vehicleFold.ignored + fuelFold.ignored + readingFold.ignored + pendingFold.ignored + otherIgnored }
 
     /// The vehicle with `id`, retired or not.
     public func vehicle(_ id: String) -> GarageVehicle? {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 public import LogbookCore
+import LogbookRecords
 
 extension GarageStats {
     /// The `stats --json` document (and the KPI part of `dashboard.json`): SI units and
@@ -38,13 +39,16 @@ extension GarageStats {
 
     /// A fuel log as JSON (stats, dashboard, `fuel list --json`).
     public static func fillJSON(_ f: FuelLog) -> JSONValue {
-        .object([
+        var m: [(String, JSONValue)] = [
             ("id", .string(f.id)), ("vehicle", .string(f.vehicle)), ("at", .string(ISO8601.format(f.at))),
             ("odometer_km", .number(f.odometerKm)), ("litres", .number(f.litres)), ("price", .number(f.price)),
             ("currency", .string(f.currency)), ("full", .bool(f.full)), ("missed", .bool(f.missed)),
             ("station", .string(f.station)), ("lat", .number(f.latitude)), ("lon", .number(f.longitude)),
             ("voided", .bool(f.voided)), ("changed", .bool(f.history.count > 1)),
-        ])
+        ]
+        // Only on a fill-up that completed the OBD adapter's pending one.
+        if let pending = f.record.pending { m.append(("pending", .string(pending))) }
+        return .object(m)
     }
 
     static func money(_ values: [String: Double], _ places: Int) -> JSONValue {

@@ -25,7 +25,7 @@ extension MileageReport {
             if let c, c.changed { changed = "changed \(c.history.count - 1)x, last \(classifiedAt)" }
             let fields = [
                 r.trip.id.description, date, start, end, r.trip.vehicleID ?? "", Self.km(r.startOdometer), Self.km(r.endOdometer),
-                r.startOdometer == nil ? "" : odometerNote(r.trip.vehicleID),
+                odometerSourceText(r),
                 Self.place(r.trip.startPlace, r.trip.start), Self.place(r.trip.endPlace, r.trip.end), Self.km(r.km), r.tripClass,
                 c?.purpose ?? "", c?.partner ?? "", c?.destination ?? "", perClass("business"), perClass("private"), perClass("commute"),
                 classifiedAt, changed, r.driver ?? "", r.status, String(r.changes.count), r.late ? "yes" : "", r.trip.imported ? "reconstructed (\(r.trip.startReason))" : "recorded",

@@ -26,7 +26,7 @@ extension MileageReport {
             footer { font-family: "DejaVu Sans Mono", monospace; font-size: 8pt; word-break: break-all; }
             </style></head><body>
             <h1>Mileage report \(year)\(vehicle.map { " – vehicle " + Self.escape($0) } ?? "")</h1>
-            <p class="meta">Times in UTC. Odometer values marked “≈” are estimates from the nearest reading and the GPS distance since (\(Self.escape(odometerSummary))). Distances are GPS kilometres.</p>
+            <p class="meta">Times in UTC. Odometer values marked “≈” are estimates from the nearest reading and the GPS distance since; the others are readings taken then (the OBD adapter's or a person's) (\(Self.escape(odometerSummary))). Distances are GPS kilometres.</p>
             <table><thead><tr><th>Trip</th><th>Date</th><th>Start</th><th>End</th><th>Vehicle</th><th>Odometer start</th><th>Odometer end</th><th>From</th><th>To</th><th>km</th><th>Class</th><th>Purpose</th><th>Partner</th><th>Destination</th><th>Classified</th><th>Driver</th><th>Status</th><th>Origin</th></tr></thead><tbody>
 
             """
@@ -39,7 +39,11 @@ extension MileageReport {
                 r.trip.id.description, date, start, end, r.trip.vehicleID ?? "",
             ].map { "<td>\(Self.escape($0))</td>" }.joined()
             out += "<tr class=\"\(r.tripClass)\">\(cells)"
-            out += "<td class=\"n\">\(r.startOdometer.map { "≈ " + Self.km($0) } ?? "")</td><td class=\"n\">\(r.endOdometer.map { "≈ " + Self.km($0) } ?? "")</td>"
+            // "≈" marks an estimate; a true reading (the OBD adapter's, a person's) stands as it is.
+            func odometer(_ km: Double?, _ source: OdometerSource?) -> String {
+                km.map { (source == .estimate ? "≈ " : "") + Self.km($0) } ?? ""
+            }
+            out += "<td class=\"n\">\(odometer(r.startOdometer, r.startOdometerSource))</td><td class=\"n\">\(odometer(r.endOdometer, r.endOdometerSource))</td>"
             out += "<td>\(Self.escape(Self.place(r.trip.startPlace, r.trip.start)))</td><td>\(Self.escape(Self.place(r.trip.endPlace, r.trip.end)))</td>"
             out += "<td class=\"n\">\(Self.km(r.km))</td><td>\(r.tripClass)</td>"
             out += [c?.purpose, c?.partner, c?.destination].map { "<td>\(Self.escape($0 ?? ""))</td>" }.joined()

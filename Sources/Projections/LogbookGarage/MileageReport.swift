@@ -2,8 +2,8 @@
 public import LogbookCore
 public import LogbookRecords
 
-/// The yearly mileage report (Fahrtenbuch / IRS log): one row per trip with times, estimated
-/// odometer, places, distance and classification; totals per class and per month; and the
+/// The yearly mileage report (Fahrtenbuch / IRS log): one row per trip with times, the
+/// odometer (a true reading at the trip's start or end, else estimated), places, distance and classification; totals per class and per month; and the
 /// journal position it was made from, so `logbook verify` can check it against the journal.
 public struct MileageReport: Sendable {
     /// Where in the journal the report was made.
@@ -24,6 +24,9 @@ public struct MileageReport: Sendable {
         public var trip: TripOverview
         public var startOdometer: Double?
         public var endOdometer: Double?
+        /// Whether each figure is a true reading or an estimate (``OdometerSource``).
+        public var startOdometerSource: OdometerSource?
+        public var endOdometerSource: OdometerSource?
         public var classification: TripClassification?
         /// Who drove (the trip's driver, else its vehicle's usual one).
         public var driver: String?
@@ -79,6 +82,7 @@ public struct MileageReport: Sendable {
         var rows: [Row] = []
         var totals: [String: Double] = [:]
         var months: [String: [String: Double]] = [:]
+        let readings = Dictionary(grouping: garage.readings.filter { !$0.voided }, by: \.vehicle)
         for trip in trips.sorted(by: { $0.id < $1.id }) where !trip.discarded {
             var row = Row(trip: trip, classification: garage.classifications[trip.id])
             row.driver = trip.driver ?? trip.vehicleID.flatMap { garage.vehicle($0)?.record.driver }
@@ -87,9 +91,8 @@ public struct MileageReport: Sendable {
                     e.recordedAt.flatMap { $0 > end ? Change(entry: e, after: $0.seconds(since: end)) : nil }
                 }
             }
-            if let v = trip.vehicleID, let c = calibrations[v], let start = trip.startedAt, let at = c.estimate(at: start) {
-                row.startOdometer = at
-                row.endOdometer = at + c.factor * row.km
+            if let v = trip.vehicleID {
+                Self.odometer(&row, readings: readings[v] ?? [], calibration: calibrations[v])
             }
             rows.append(row)
             guard !trip.voided else { continue }

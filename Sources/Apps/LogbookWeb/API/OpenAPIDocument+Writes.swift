@@ -31,6 +31,7 @@ extension OpenAPIDocument {
         "vehicle.retire": "Retire a vehicle (its history stays; pickers no longer offer it).",
         "fuel.add": "Log a fill-up (the vehicle exists and is not retired, the odometer does not go back).",
         "fuel.amend": "Correct a fill-up (only the fields sent; the old values stay in its history).", "fuel.void": "Withdraw a fill-up.",
+        "fuel.dismiss": "Dismiss a pending fill-up of the OBD adapter (completing one is a fill-up with `pending` naming it).",
         "odometer.add": "Record an odometer reading.", "odometer.amend": "Correct a reading (only the fields sent).",
         "odometer.void": "Withdraw a mistyped reading.", "service.add": "Add a recurring service task (every_km and/or every_months).",
         "service.done": "Record that a service task was done.", "service.remove": "Remove a service task (its history stays).",

@@ -28,6 +28,7 @@ struct WriteRoute: Sendable {
         WriteRoute(.post, "/api/fuel", "fuel.add"),
         WriteRoute(.patch, "/api/fuel/:id", "fuel.amend", subject: "subject"),
         WriteRoute(.post, "/api/fuel/:id/void", "fuel.void", subject: "subject"),
+        WriteRoute(.post, "/api/fuel/pending/:id/dismiss", "fuel.dismiss", subject: "subject"),
         WriteRoute(.post, "/api/odometer", "odometer.add"),
         WriteRoute(.patch, "/api/odometer/:id", "odometer.amend", subject: "subject"),
         WriteRoute(.post, "/api/odometer/:id/void", "odometer.void", subject: "subject"),

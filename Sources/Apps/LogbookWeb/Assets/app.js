@@ -84,6 +84,32 @@
       ", ended (" + (t.end_reason || "?") + ")";
   }
 
+  // The trouble codes of every OBD source, stored first (FaultCodesCard on the server).
+  function renderFaults(doc) {
+    const list = field("faults");
+    if (!list) return;
+    const codes = [];
+    (doc.obd || []).forEach((s) => (s.fault_codes || []).forEach((f) => codes.push([f, s.vehicle])));
+    codes.sort((a, b) => (a[0].pending - b[0].pending) || (a[0].code < b[0].code ? -1 : a[0].code > b[0].code ? 1 : 0));
+    const key = JSON.stringify(codes);
+    if (list.dataset.key === key) return;
+    list.dataset.key = key;
+    list.replaceChildren(...codes.map(([f, vehicle]) => {
+      const li = document.createElement("li"), code = document.createElement("strong");
+      code.textContent = f.code;
+      li.append(code, " " + (f.description || "maker-specific code"));
+      const notes = (f.pending ? ["pending"] : []).concat(vehicle ? [vehicle] : []);
+      if (notes.length) {
+        const note = document.createElement("span");
+        note.className = "muted";
+        note.textContent = "(" + notes.join(" · ") + ")";
+        li.append(" ", note);
+      }
+      return li;
+    }));
+    show("faults", codes.length > 0);
+  }
+
   let lastEvent = 0;
   function render(doc) {
     lastEvent = Date.now();
@@ -110,6 +136,7 @@
       set("points", String(trip.points || 0));
     }
     if (last) set("last", lastText(last));
+    renderFaults(doc);
   }
 
   const source = new EventSource("/api/live/events");

@@ -5,8 +5,8 @@ internal import LogbookGarage
 internal import LogbookRecords
 internal import Logging
 
-/// The Garage: vehicles (each with its page to edit or retire it), the form to log a
-/// fill-up, the newest fuel logs (each with its page to amend or void it), the service
+/// The Garage: vehicles (each with its page to edit or retire it), the OBD adapter's pending
+/// fill-ups to complete or dismiss, the form to log a fill-up, the newest fuel logs (each with its page to amend or void it), the service
 /// reminders, and links to odometer readings, service tasks and named places. Every form
 /// posts back here; a refusal comes back on the page with what was typed kept.
 struct GaragePage {
@@ -19,7 +19,7 @@ struct GaragePage {
     var car: (lat: Double, lon: Double)?
 
     static let fuelListSize = 50
-    static let done = ["fuel": "Fill-up added."]
+    static let done = ["fuel": "Fill-up added."].merging(PendingFillForms.done) { a, _ in a }
 
     func render() -> String {
         """
@@ -30,6 +30,7 @@ struct GaragePage {
         <div class="buttons"><a href="/garage/vehicles/new" id="vehicle-new">Add a vehicle</a><a href="/garage/odometer" id="odometer-link">Odometer readings</a>\
         <a href="/garage/service" id="service-link">Service tasks</a><a href="/garage/places" id="places-link">Places</a></div>
         </section>
+        \(PendingFillForms.section(view.pending, vehicles: view.vehicles, currency: view.lastCurrency, failure: failure))
         \(active.isEmpty ? "" : FuelForms.addForm(vehicles: view.vehicles, defaultVehicle: defaultVehicle, currency: view.lastCurrency, failure: failure, car: car))
         \(fuelList)
         \(Self.serviceSection(view.service, format: format))

@@ -18,6 +18,8 @@ struct GarageView: Sendable {
     var service: [ServiceDue]
     /// The currency of the newest fill (the form's default).
     var lastCurrency: String?
+    /// The OBD adapter's fill-ups that wait for their price, oldest first.
+    var pending: [PendingFill] = []
 }
 
 extension WebApp {
@@ -45,7 +47,8 @@ extension WebApp {
             return GarageView(
                 vehicles: garage.vehicles, fills: Array(fills.prefix(fuelLimit)),
                 service: due.filter { vehicle == nil || $0.task.vehicle == vehicle },
-                lastCurrency: garage.activeFills().max { $0.at < $1.at }?.currency)
+                lastCurrency: garage.activeFills().max { $0.at < $1.at }?.currency,
+                pending: garage.pendingFills.filter { $0.state == .open && (vehicle == nil || $0.vehicle == vehicle) })
         }
     }
 }

@@ -6,7 +6,7 @@ internal import LogbookRecords
 
 /// The Live page: the trip card (vehicle, duration, distance, speed, average and top speed,
 /// GPS quality) with Stop, or Start with a vehicle picker when idle, and the last trip's
-/// summary for the 60 s the daemon keeps it. Rendered from the current document; `app.js`
+/// summary for the 60 s the daemon keeps it, and the car's trouble codes (``FaultCodesCard``). Rendered from the current document; `app.js`
 /// then follows `/api/live/events` and updates the `data-field` elements in place.
 struct LivePage {
     var document: JSONValue?
@@ -49,6 +49,7 @@ struct LivePage {
             <article class="card offline" data-show="offline"\(state == "offline" ? "" : " hidden")>
             <h1>logbookd is not running</h1><p class="muted">The page updates by itself once it is back.</p>
             </article>
+            \(FaultCodesCard(document: document).render())
             <article class="card last" data-show="last"\(last == nil ? " hidden" : "")>
             <h2>Last trip</h2><p data-field="last">\(HTML.escape(lastText(last)))</p>
             </article>
