@@ -67,7 +67,8 @@ public struct JournalStream: Sendable {
         var pastMarker = pos.checkpointHead.isEmpty
         let resuming = resumeFor == position ? resume : nil
         var key: [UInt8] = resuming?.header.publicKey ?? []
-        var stoppedAt = resuming
+        // The last record looked at: where the next read goes on from.
+        var stoppedAt: (visit: SegmentVisit, index: Int)?
         // Parse no further than the batch can reach (a points record holds at most 1,024).
         let limit = pos.sequence &+ UInt64(budget) &+ 1024
         try JournalReader.walkSegments(
@@ -76,7 +77,7 @@ public struct JournalStream: Sendable {
             let name = visit.name
             for (index, scanned) in visit.contents.records.enumerated() {
                 let seq = scanned.sequence
-                stoppedAt = SegmentResume(after: index, of: visit.contents, name: name, base: visit.base)
+                stoppedAt = (visit, index)
                 switch scanned.record {
                 case .header(let h):
                     key = h.publicKey
@@ -111,8 +112,12 @@ public struct JournalStream: Sendable {
             return true
         }
         position = pos
-        resume = stoppedAt
-        resumeFor = stoppedAt == nil ? nil : pos
+        if let (visit, index) = stoppedAt {
+            resume = SegmentResume(after: index, of: visit.contents, name: visit.name, base: visit.base)
+        } else {
+            resume = resuming
+        }
+        resumeFor = resume == nil ? nil : pos
         return out
     }
 }

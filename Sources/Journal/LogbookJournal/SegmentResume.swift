@@ -23,17 +23,18 @@ struct SegmentResume: Sendable, Hashable {
         self.name = name
         self.header = header
         offset = base + records[index].end
-        head = index + 1 < records.count ? records[index + 1].headBefore : contents.head
-        var last = header.previousLastSequence
-        var sealed = false
-        for r in records[...index] {
-            switch r.record {
-            case .user(let u): last = r.sequence &+ u.sequenceCount &- 1
-            case .seal: sealed = true
-            default: break
-            }
+        if index + 1 < records.count {
+            // The next record says where the chain and the sequence stood before it: a user
+            // record comes right after the last sequence, a checkpoint, seal or recovery
+            // record carries it. A seal is always the segment's last record.
+            let next = records[index + 1]
+            head = next.headBefore
+            if case .user = next.record { lastSequence = next.sequence &- 1 } else { lastSequence = next.sequence }
+            sealed = false
+        } else {
+            head = contents.head
+            lastSequence = contents.lastSequence
+            sealed = contents.sealed
         }
-        lastSequence = last
-        self.sealed = sealed
     }
 }
