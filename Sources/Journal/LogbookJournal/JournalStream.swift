@@ -63,9 +63,10 @@ public struct JournalStream: Sendable {
         var pos = position
         var budget = max(1, maxPoints)
         let startSegment = SegmentName(fileName: pos.segment)
-        // Checkpoints at `pos.sequence` up to the one delivered last are behind us.
-        var pastMarker = pos.checkpointHead.isEmpty
         let resuming = resumeFor == position ? resume : nil
+        // Checkpoints at `pos.sequence` up to the one delivered last are behind us (a resumed
+        // read starts after everything the last read looked at, the last delivered item too).
+        var pastMarker = pos.checkpointHead.isEmpty || resuming != nil
         var key: [UInt8] = resuming?.header.publicKey ?? []
         // The last record looked at: where the next read goes on from.
         var stoppedAt: (visit: SegmentVisit, index: Int)?
