@@ -225,11 +225,13 @@ let package = Package(
             ],
             // The cuts logbookd's link has (docs/memory.md): lld with compact relative
             // relocations and no dynamic symbol table, so the static runtime's relocation
-            // table and 13,000 exported symbols are not paged in at every start.
+            // table and 13,000 exported symbols are not paged in at every start; and the
+            // static libstdc++ (logbookd's link directory), so no libstdc++.so is loaded.
             linkerSettings: [
                 .unsafeFlags(
                     ["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs", "-Xlinker", "--no-export-dynamic"],
-                    .when(platforms: [.linux]))
+                    .when(platforms: [.linux])),
+                .unsafeFlags(["-L", "\(packageDirectory)/Sources/Apps/logbookd/link"], .when(platforms: [.linux])),
             ]),
 
         // ── Dev: test support, benchmarks, fuzzers ──

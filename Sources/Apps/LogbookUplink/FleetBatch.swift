@@ -7,7 +7,7 @@ internal import LogbookPOSIX
 public struct SQLStatement: Sendable, Equatable {
     public var sql: String
     public var parameters: [String?]
-    /// For a `COPY`: the rows in COPY's text format.
+    /// For a `COPY`: its data (the points' rows in COPY's binary format).
     public var copyData: [UInt8]?
 
     public init(sql: String, parameters: [String?], copyData: [UInt8]? = nil) {
@@ -131,101 +131,5 @@ public enum FleetBatch {
         case .tripReopened(let t): t.gpsTime
         default: nil
         }
-    }
-}
-
-/// Points as COPY text rows for the staging table, then one insert from it.
-struct PointColumns {
-    var rows: [UInt8] = []
-    var count = 0
-
-    var isEmpty: Bool { count == 0 }
-
-    let device: String
-
-    init(device: String) { self.device = device }
-
-    /// The day of the last timestamp written and its `YYYY-MM-DDT` text (formatted once a day).
-    private var day: Int64 = .min
-    private var dayText: [UInt8] = []
-
-    mutating func append(_ s: UInt64, trip t: TripID, _ p: TripPoint) {
-        if rows.isEmpty { rows.reserveCapacity(4096 * 100) }
-        rows.append(contentsOf: device.utf8)
-        rows.append(9)
-        Self.integer(Int64(s), &rows)
-        rows.append(9)
-        Self.integer(Int64(t.rawValue), &rows)
-        rows.append(9)
-        timestamp(p.time)
-        rows.append(9)
-        func number(_ v: Double?, last: Bool = false) {
-            if let v, v.isFinite { rows.append(contentsOf: v.description.utf8) } else { rows.append(92); rows.append(78) }  // \N
-            rows.append(last ? 10 : 9)
-        }
-        number(p.latitude)
-        number(p.longitude)
-        number(p.speed)
-        number(p.track)
-        number(p.altitude)
-        number(p.eph, last: true)
-        count += 1
-    }
-
-    private static func integer(_ v: Int64, _ out: inout [UInt8], width: Int = 0) {
-        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var n = v.magnitude
-        var k = 0
-        withUnsafeMutableBytes(of: &digits) { d in
-            repeat {
-                d[k] = UInt8(48 + n % 10)
-                n /= 10
-                k += 1
-            } while n > 0 || k < width
-            if v < 0 { out.append(45) }
-            for i in stride(from: k - 1, through: 0, by: -1) { out.append(d[i]) }
-        }
-    }
-
-    /// `2010-04-03T11:22:25.844000Z`: the time to the microsecond (PostgreSQL's resolution),
-    /// rounded half up from nanoseconds.
-    private mutating func timestamp(_ t: GPSTime) {
-        var seconds = t.wholeSeconds
-        var micros = (t.nanoseconds - seconds * 1_000_000_000 + 500) / 1000
-        if micros == 1_000_000 {
-            seconds += 1
-            micros = 0
-        }
-        let (d, r) = CivilDate.split(seconds: seconds)
-        if d != day {
-            day = d
-            dayText = Array(ISO8601.format(GPSTime(seconds: d * 86_400)).utf8.prefix(11))  // YYYY-MM-DDT
-        }
-        rows.append(contentsOf: dayText)
-        Self.integer(r / 3600, &rows, width: 2)
-        rows.append(58)
-        Self.integer(r % 3600 / 60, &rows, width: 2)
-        rows.append(58)
-        Self.integer(r % 60, &rows, width: 2)
-        rows.append(46)
-        Self.integer(micros, &rows, width: 6)
-        rows.append(90)
-    }
-
-    /// The COPY (and the insert from the staging table); `clear` empties the staging table
-    /// for more in the same transaction.
-    func statements(device: String, clear: Bool, direct: Bool) -> [SQLStatement] {
-        let columns = "device_id, seq, trip_id, time, lat, lon, speed_mps, track_deg, altitude_m, eph_m"
-        if direct { return [SQLStatement(sql: "COPY points (\(columns)) FROM STDIN", parameters: [], copyData: rows)] }
-        let copy = [
-            SQLStatement(sql: "COPY points_stage (d, s, tr, t, la, lo, sp, tk, al, ep) FROM STDIN", parameters: [], copyData: rows),
-            SQLStatement(sql: """
-                INSERT INTO points (\(columns))
-                SELECT d, s, tr, t, la, lo, sp, tk, al, ep FROM points_stage
-                ON CONFLICT (device_id, seq) DO NOTHING
-                """, parameters: []),
-        ]
-        return clear ? copy + [SQLStatement(sql: "DELETE FROM points_stage", parameters: [])] : copy
     }
 }

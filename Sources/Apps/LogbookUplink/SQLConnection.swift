@@ -10,8 +10,8 @@ public protocol SQLConnection: AnyObject {
     func execute(_ sql: String, _ parameters: [String?]) throws(UplinkError) -> [[String?]]
     /// False once the connection has failed.
     var isHealthy: Bool { get }
-    /// Runs `COPY … FROM STDIN` (`sql`) with `data` in COPY's text format (tab-separated,
-    /// `\N` for NULL, one row per line). Throws like ``execute(_:_:)``.
+    /// Runs `COPY … FROM STDIN` (`sql`) with `data` in the format `sql` names (the sink sends
+    /// COPY's binary format). Throws like ``execute(_:_:)``.
     func copy(_ sql: String, data: [UInt8]) throws(UplinkError)
 }
 

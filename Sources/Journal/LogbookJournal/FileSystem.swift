@@ -28,7 +28,19 @@ protocol JournalFileSystem: AnyObject {
     func syncDirectory(_ path: String) throws
     /// The whole file, or nil when it does not exist.
     func read(_ path: String) throws -> [UInt8]?
+    /// At most `count` bytes from `offset` (fewer at the end of the file), or nil when it
+    /// does not exist.
+    func read(_ path: String, from offset: Int, count: Int) throws -> [UInt8]?
     func remove(_ path: String) throws
+}
+
+extension JournalFileSystem {
+    /// A part of the whole file (file systems that keep files in memory).
+    func read(_ path: String, from offset: Int, count: Int) throws -> [UInt8]? {
+        guard let all = try read(path) else { return nil }
+        let start = min(max(0, offset), all.count)
+        return Array(all[start..<(start + min(count, all.count - start))])
+    }
 }
 
 /// An I/O error with the failing call, path and errno.
@@ -155,6 +167,10 @@ final class PosixFileSystem: JournalFileSystem, @unchecked Sendable {
     }
 
     func read(_ path: String) throws -> [UInt8]? {
+        try read(path, from: 0, count: Int.max)
+    }
+
+    func read(_ path: String, from offset: Int, count: Int) throws -> [UInt8]? {
         let fd: Int32
         do {
             fd = try openRegular(path, O_RDONLY)
@@ -164,12 +180,13 @@ final class PosixFileSystem: JournalFileSystem, @unchecked Sendable {
         defer { _ = Glibc.close(fd) }
         var st = stat()
         guard fstat(fd, &st) == 0 else { throw fail("fstat", path) }
-        let size = Int(st.st_size)
+        let start = min(max(0, offset), Int(st.st_size))
+        let size = min(count, Int(st.st_size) - start)
         var bytes = [UInt8](repeating: 0, count: size)
         var done = 0
         try bytes.withUnsafeMutableBytes { buf in
             while done < size {
-                let n = pread(fd, buf.baseAddress.map { $0 + done }, size - done, off_t(done))
+                let n = pread(fd, buf.baseAddress.map { $0 + done }, size - done, off_t(start + done))
                 if n < 0 {
                     if errno == EINTR { continue }
                     throw fail("pread", path)

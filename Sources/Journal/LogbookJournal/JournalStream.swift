@@ -36,7 +36,9 @@ public enum JournalItem: Sendable, Hashable {
 /// from a saved ``JournalPosition``, read-only (works without write access to the journal).
 ///
 /// Each ``read(maxPoints:)`` reads from the segment of the last delivered item on (normally
-/// only the active segment), so its cost does not grow with the journal.
+/// only the active segment), so its cost does not grow with the journal; a read that follows
+/// another parses on from the byte where that one stopped (every record after it is still
+/// checked: CRC, sequence, hash chain), so draining a backlog parses each record once.
 public struct JournalStream: Sendable {
     /// The journal directory.
     public let directory: String
@@ -49,6 +51,11 @@ public struct JournalStream: Sendable {
         self.position = position
     }
 
+    /// Where the last read stopped inside a segment, valid while ``position`` is what that
+    /// read left: the next read parses on from there instead of from the segment's start.
+    private var resume: SegmentResume?
+    private var resumeFor: JournalPosition?
+
     /// The next items after ``position``, stopping once about `maxPoints` points (a record
     /// counts as one) have been collected. Empty when nothing new is readable.
     public mutating func read(maxPoints: Int = 1024) throws -> [JournalItem] {
@@ -56,45 +63,62 @@ public struct JournalStream: Sendable {
         var pos = position
         var budget = max(1, maxPoints)
         let startSegment = SegmentName(fileName: pos.segment)
-        // Checkpoints at `pos.sequence` up to the one delivered last are behind us.
-        var pastMarker = pos.checkpointHead.isEmpty
-        var key: [UInt8] = []
+        let resuming = resumeFor == position ? resume : nil
+        // Checkpoints at `pos.sequence` up to the one delivered last are behind us (a resumed
+        // read starts after everything the last read looked at, the last delivered item too).
+        var pastMarker = pos.checkpointHead.isEmpty || resuming != nil
+        var key: [UInt8] = resuming?.header.publicKey ?? []
+        // The last record looked at: where the next read goes on from.
+        var stoppedAt: (visit: SegmentVisit, index: Int)?
         // Parse no further than the batch can reach (a points record holds at most 1,024).
         let limit = pos.sequence &+ UInt64(budget) &+ 1024
-        try JournalReader.walk(fs: PosixFileSystem(), directory: directory, limit: limit, startingAt: startSegment) {
-            name, seq, record in
-            switch record {
-            case .header(let h):
-                key = h.publicKey
-                // A segment started after the one we delivered from, continuing from an earlier
-                // sequence: what we delivered beyond it is gone (see `rewound`).
-                if let s = startSegment, name > s, h.previousLastSequence < pos.sequence {
-                    out.append(.rewound(from: pos.sequence, to: h.previousLastSequence))
-                    pos = JournalPosition(sequence: h.previousLastSequence, segment: name.fileName)
+        try JournalReader.walkSegments(
+            fs: PosixFileSystem(), directory: directory, limit: limit, startingAt: resuming?.name ?? startSegment, resume: resuming
+        ) { visit in
+            let name = visit.name
+            for (index, scanned) in visit.contents.records.enumerated() {
+                let seq = scanned.sequence
+                stoppedAt = (visit, index)
+                switch scanned.record {
+                case .header(let h):
+                    key = h.publicKey
+                    // A segment started after the one we delivered from, continuing from an earlier
+                    // sequence: what we delivered beyond it is gone (see `rewound`).
+                    if let s = startSegment, name > s, h.previousLastSequence < pos.sequence {
+                        out.append(.rewound(from: pos.sequence, to: h.previousLastSequence))
+                        pos = JournalPosition(sequence: h.previousLastSequence, segment: name.fileName)
+                        pastMarker = true
+                    }
+                case .user(let r):
+                    guard seq > pos.sequence else { continue }
+                    out.append(.entry(JournalEntry(sequence: seq, record: r)))
+                    pos = JournalPosition(sequence: seq &+ r.sequenceCount &- 1, segment: name.fileName)
                     pastMarker = true
+                    budget -= Int(r.sequenceCount)
+                case .checkpoint(let cp):
+                    guard seq >= pos.sequence else { continue }
+                    if seq == pos.sequence && !pastMarker {
+                        if cp.head == pos.checkpointHead { pastMarker = true }
+                        continue
+                    }
+                    out.append(.checkpoint(JournalCheckpoint(cp, sequence: seq, publicKey: key)))
+                    pos = JournalPosition(sequence: seq, segment: name.fileName, checkpointHead: cp.head)
+                    pastMarker = true
+                    budget -= 1
+                default:
+                    break
                 }
-            case .user(let r):
-                guard seq > pos.sequence else { return true }
-                out.append(.entry(JournalEntry(sequence: seq, record: r)))
-                pos = JournalPosition(sequence: seq &+ r.sequenceCount &- 1, segment: name.fileName)
-                pastMarker = true
-                budget -= Int(r.sequenceCount)
-            case .checkpoint(let cp):
-                guard seq >= pos.sequence else { return true }
-                if seq == pos.sequence && !pastMarker {
-                    if cp.head == pos.checkpointHead { pastMarker = true }
-                    return true
-                }
-                out.append(.checkpoint(JournalCheckpoint(cp, sequence: seq, publicKey: key)))
-                pos = JournalPosition(sequence: seq, segment: name.fileName, checkpointHead: cp.head)
-                pastMarker = true
-                budget -= 1
-            default:
-                break
+                if budget <= 0 { return false }
             }
-            return budget > 0
+            return true
         }
         position = pos
+        if let (visit, index) = stoppedAt {
+            resume = SegmentResume(after: index, of: visit.contents, name: visit.name, base: visit.base)
+        } else {
+            resume = resuming
+        }
+        resumeFor = resume == nil ? nil : pos
         return out
     }
 }

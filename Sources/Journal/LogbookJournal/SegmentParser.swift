@@ -46,14 +46,23 @@ struct SegmentContents: Sendable {
     var userRecords = 0
 
     /// Parses `bytes` as segment `name`. `stopAfter` limits the records taken (reader bound).
+    /// With `resuming`, parsing starts at its offset in its state: only the records after it
+    /// are verified and returned (the open-trip and carried state is not tracked then).
     static func parse(
         _ bytes: [UInt8], name: SegmentName, stopAfter: UInt64 = UInt64.max, blockSize: Int = Framing.blockSize,
-        tracksOpenTrips: Bool = true
+        tracksOpenTrips: Bool = true, resuming: SegmentResume? = nil
     ) -> SegmentContents {
         var c = SegmentContents()
         c.tracksOpenTrips = tracksOpenTrips
+        if let r = resuming {
+            c.header = r.header
+            c.head = r.head
+            c.lastSequence = r.lastSequence
+            c.sealed = r.sealed
+            c.validEnd = r.offset
+        }
         var problem: String?
-        let (validEnd, stop) = Framing.scan(bytes, blockSize: blockSize) { found in
+        let (validEnd, stop) = Framing.scan(bytes, from: resuming?.offset ?? 0, blockSize: blockSize) { found in
             let decoded: (sequence: UInt64, record: LogicalRecord)
             do { decoded = try RecordCodec.decode(found.payload) } catch {
                 problem = "undecodable record at \(found.start): \(error)"
@@ -112,7 +121,7 @@ struct SegmentContents: Sendable {
         }
         if let problem {
             c.stop = .corrupt(problem)
-        } else if c.records.last.map({ $0.end != validEnd }) ?? (validEnd != 0) {
+        } else if c.records.last.map({ $0.end != validEnd }) ?? (validEnd != (resuming?.offset ?? 0)) {
             c.stop = .clean  // stopped early at `stopAfter`
         } else {
             c.stop = stop

@@ -7,6 +7,9 @@ struct SegmentVisit {
     var contents: SegmentContents
     /// A later segment with a valid header exists: this one will never grow.
     var followed: Bool
+    /// File offset of the parsed bytes' first byte (a resumed parse reads from there on):
+    /// record offsets in ``contents`` are relative to it.
+    var base = 0
 }
 
 extension JournalReader {
@@ -15,9 +18,15 @@ extension JournalReader {
     /// `previousLastSequence`; each header must continue where the previous segment's counted
     /// records ended (`expectedPrevious` for the first one visited, when known); a gap, a
     /// broken link or a bad record ends the walk after the last good record.
+    ///
+    /// `resume` (for the segment `startingAt`) parses that segment from where an earlier walk
+    /// left off; the visit then holds only the records after it. Anything unusual there (the
+    /// file shorter than the offset, a later header that no longer counts the records before
+    /// it, damage after it) parses the segment from its start instead.
     static func walkSegments(
         fs: any JournalFileSystem, directory: String, limit: UInt64, startingAt: SegmentName? = nil,
-        expectedPrevious: UInt64? = nil, blockSize: Int = Framing.blockSize, _ body: (SegmentVisit) throws -> Bool
+        expectedPrevious: UInt64? = nil, resume: SegmentResume? = nil, blockSize: Int = Framing.blockSize,
+        _ body: (SegmentVisit) throws -> Bool
     ) throws {
         let names = SegmentName.segments(in: try fs.list(directory)).filter { n in startingAt.map { n >= $0 } ?? true }
         var cache: [SegmentName: [UInt8]] = [:]
@@ -29,8 +38,6 @@ extension JournalReader {
         }
         var expected = expectedPrevious
         for (i, name) in names.enumerated() {
-            let data = try bytes(name)
-            cache[name] = nil
             // The next segment with a header says how far this one counts (an abandoned
             // segment may hold records that were never acknowledged and were re-written there).
             var nextHeader: SegmentHeader?
@@ -41,18 +48,55 @@ extension JournalReader {
                 }
             }
             let segmentLimit = min(limit, nextHeader?.previousLastSequence ?? UInt64.max)
-            let c = SegmentContents.parse(data, name: name, stopAfter: segmentLimit, blockSize: blockSize, tracksOpenTrips: false)
-            guard let header = c.header else {
-                // Only an empty or all-zero file (creation failed before its header was
-                // written) is skipped; anything else is damage, and reading stops there.
-                if nextHeader != nil && Framing.allZero(data, 0, data.count) { continue }
-                return
+            var parsed: (contents: SegmentContents, base: Int)?
+            if i == 0, let r = resume, r.name == name, r.lastSequence <= segmentLimit {
+                parsed = try parse(resuming: r, fs: fs, path: directory + "/" + name.fileName, stopAfter: segmentLimit, blockSize: blockSize)
             }
+            if parsed == nil {
+                let data = try bytes(name)
+                let c = SegmentContents.parse(data, name: name, stopAfter: segmentLimit, blockSize: blockSize, tracksOpenTrips: false)
+                if c.header == nil {
+                    // Only an empty or all-zero file (creation failed before its header was
+                    // written) is skipped; anything else is damage, and reading stops there.
+                    cache[name] = nil
+                    if nextHeader != nil && Framing.allZero(data, 0, data.count) { continue }
+                    return
+                }
+                parsed = (c, 0)
+            }
+            cache[name] = nil
+            // This force-unwrap is safe: `parsed` was set just above.
+            let (c, base) = parsed!
+            guard let header = c.header else { return }
             if let e = expected, header.previousLastSequence != e { return }
-            guard try body(SegmentVisit(name: name, contents: c, followed: nextHeader != nil)) else { return }
+            guard try body(SegmentVisit(name: name, contents: c, followed: nextHeader != nil, base: base)) else { return }
             if let n = nextHeader, c.lastSequence < n.previousLastSequence, c.lastSequence < limit { return }
             if c.lastSequence >= limit { return }
             expected = c.lastSequence
+        }
+    }
+
+    /// Parses segment `r.name` on from `r.offset`, reading only from the block before it on and
+    /// no further than needed (a window that doubles until the data or the limit ends in it).
+    /// Nil when that cannot stand in for a parse from the start: the file is shorter than the
+    /// offset, or damaged after it.
+    static func parse(
+        resuming r: SegmentResume, fs: any JournalFileSystem, path: String, stopAfter: UInt64, blockSize: Int
+    ) throws -> (contents: SegmentContents, base: Int)? {
+        // From the block before the offset: a file cut back to the offset shows as too short.
+        let base = max(0, r.offset - 1) / blockSize * blockSize
+        var local = r
+        local.offset -= base
+        var window = 8 * blockSize
+        while true {
+            guard let data = try fs.read(path, from: base, count: window), local.offset <= data.count,
+                  local.offset > 0 || r.offset == 0
+            else { return nil }
+            let c = SegmentContents.parse(data, name: r.name, stopAfter: stopAfter, blockSize: blockSize, tracksOpenTrips: false, resuming: local)
+            if case .corrupt = c.stop { return nil }
+            // Done when the file ends in the window, or the data (or the limit) does.
+            if data.count < window || (c.stop == .clean && c.validEnd < data.count) { return (c, base) }
+            window *= 2
         }
     }
 
