@@ -120,6 +120,23 @@ final class FlakyFileSystem: JournalFileSystem, @unchecked Sendable {
 
     /// fsyncgate: after an fdatasync error the segment is abandoned (never synced again), the
     /// error is visible, and the same records land durably in a new segment.
+    /// Whether a wait for `sequence` ends in ``JournalError`` while the driven clock moves one
+    /// interval per check. One move is not enough: the writer may make (and fail) its attempt
+    /// before the wait registers, and then only the next attempt can report to it.
+    static func commitFails(_ w: JournalWriter, _ sequence: UInt64, _ clock: DrivenCommitClock) async -> Bool {
+        final class Flag: Sendable { let raised = Mutex(false) }
+        let failed = Flag()
+        // Not awaited: it ends once the sequence is durable, after the test clears the fault.
+        Task {
+            do { try await w.waitDurable(sequence) } catch is JournalError { failed.raised.withLock { $0 = true } } catch {}
+        }
+        await DiskFullTests.waitUntil {
+            clock.advance(by: .milliseconds(20))
+            return failed.raised.withLock { $0 }
+        }
+        return failed.raised.withLock { $0 }
+    }
+
     @Test func fsyncErrorStartsNewSegment() async throws {
         let dir = TempDir()
         defer { dir.cleanup() }
@@ -135,8 +152,7 @@ final class FlakyFileSystem: JournalFileSystem, @unchecked Sendable {
         let durableBefore = w.durableSequence
         fs.failSync.store(true, ordering: .relaxed)
         let seq = try w.append(.points(trip, (5..<10).map(testPoint)))
-        clock.advance(by: .milliseconds(20))
-        await #expect(throws: JournalError.self) { try await w.waitDurable(seq) }
+        #expect(await Self.commitFails(w, seq, clock), "waitDurable never reported the failed commit")
         #expect(w.statistics.lastError?.contains("fdatasync") == true)
         #expect(w.durableSequence == durableBefore)
         // Several retries (every 20 ms) fail too, each in a segment it then abandons.
@@ -153,8 +169,7 @@ final class FlakyFileSystem: JournalFileSystem, @unchecked Sendable {
         #expect(w.statistics.lastError == nil)
         fs.failWrite.store(true, ordering: .relaxed)
         let seq2 = try w.append(.points(trip, (10..<12).map(testPoint)))
-        clock.advance(by: .milliseconds(20))
-        await #expect(throws: JournalError.self) { try await w.waitDurable(seq2) }
+        #expect(await Self.commitFails(w, seq2, clock), "waitDurable never reported the failed commit")
         for _ in 0..<5 {
             let refused = fs.writesRefused.load(ordering: .relaxed)
             clock.advance(by: .milliseconds(20))
