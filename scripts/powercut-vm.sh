@@ -64,9 +64,18 @@ kill_loop() {
     for k in $kids; do kill -9 "$k" 2>/dev/null || true; done
     wait "$1" 2>/dev/null || true
 }
+# Ends the gpsd instances the replays started: SIGKILL ends a replay before its own cleanup,
+# and gpsd runs on by itself. Each replay printed its gpsd's PID; only a gpsd is killed.
+kill_replay_gpsds() {
+    local g
+    for g in $(sed -n 's/^GPSD_PID=//p' "$WORK/replay.out" 2>/dev/null); do
+        [ "$(cat "/proc/$g/comm" 2>/dev/null)" = gpsd ] && kill -9 "$g" 2>/dev/null || true
+    done
+}
 cleanup() {
     local p
     for p in "${PIDS[@]}"; do kill_loop "$p"; done
+    kill_replay_gpsds
     if [ -n "$KEEP" ]; then mkdir -p "$KEEP" && cp -r "$WORK"/. "$KEEP"/; fi
     rm -rf "$WORK"
 }
@@ -135,6 +144,7 @@ while s.recv(65536):
 stop_replay() {   # the watcher, then the replay loop (the last two started)
     local p
     for p in "${PIDS[-1]}" "${PIDS[-2]}"; do kill_loop "$p"; done
+    kill_replay_gpsds
 }
 
 # ── qemu ──────────────────────────────────────────────────────────────────────────────────
