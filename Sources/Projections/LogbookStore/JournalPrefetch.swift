@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-internal import Foundation
 internal import LogbookJournal
+internal import LogbookPOSIX
 
 /// Reads a journal tail on a thread of its own, a batch ahead of the index writer.
 ///
@@ -9,7 +9,7 @@ internal import LogbookJournal
 /// so the writer ran at half the bare read rate. With the next batch parsed while the current
 /// one is written, a rebuild runs at the pace of the slower half. At most ``depth`` batches
 /// wait, so memory stays at a few segments' records whatever the journal's length.
-final class JournalPrefetch: @unchecked Sendable {
+final class JournalPrefetch: Sendable {
     /// One poll's result, with the tail's state after it.
     struct Batch {
         var entries: [JournalEntry]
@@ -21,38 +21,37 @@ final class JournalPrefetch: @unchecked Sendable {
     /// Batches parsed ahead of the one being written.
     static let depth = 1
 
-    private let condition = NSCondition()
-    // Guarded by `condition`.
-    private var ready: [Result<Batch, any Error>] = []
-    private var cancelled = false
-    private var running = true
+    private struct State {
+        var ready: [Result<Batch, any Error>] = []
+        var cancelled = false
+        var running = true
+    }
+
+    private let state = ConditionLock(State())
 
     /// Starts reading `tail` in batches of up to `maxEntries` records; the last batch is empty.
     init(_ tail: JournalTail, maxEntries: Int) {
-        let thread = Thread { [self] in
-            read(tail, maxEntries: maxEntries)
+        do {
+            _ = try NamedThread.start(name: "lb-prefetch") { [self] in read(tail, maxEntries: maxEntries) }
+        } catch {
+            state.signal { s in
+                s.ready.append(.failure(error))
+                s.running = false
+            }
         }
-        thread.name = "logbook.journal-prefetch"
-        thread.start()
     }
 
     /// The next batch, in order: empty once the tail is exhausted. Rethrows the reader's error.
     func next() throws -> Batch {
-        condition.lock()
-        defer { condition.unlock() }
-        while ready.isEmpty { condition.wait() }
-        let result = ready.removeFirst()
-        condition.broadcast()
+        let result = state.wait(until: { _ in nil }, ready: { !$0.ready.isEmpty }, then: { $0.ready.removeFirst() })
+        state.signal()
         return try result.get()
     }
 
     /// Stops the reader and waits for its thread to end (call before returning, also on error).
     func stop() {
-        condition.lock()
-        cancelled = true
-        condition.broadcast()
-        while running { condition.wait() }
-        condition.unlock()
+        state.signal { $0.cancelled = true }
+        state.wait(until: { _ in nil }, ready: { !$0.running }, then: { _ in })
     }
 
     private func read(_ start: JournalTail, maxEntries: Int) {
@@ -62,20 +61,16 @@ final class JournalPrefetch: @unchecked Sendable {
                 let entries = try tail.poll(maxEntries: maxEntries)
                 return Batch(entries: entries, lastSequence: tail.lastSequence, position: tail.position, recordsRead: tail.recordsRead)
             }
-            let last: Bool
-            switch result {
-            case .success(let batch): last = batch.entries.isEmpty
-            case .failure: last = true
-            }
-            condition.lock()
-            while ready.count >= Self.depth, !cancelled { condition.wait() }
-            if !cancelled { ready.append(result) }
-            let stop = cancelled || last
-            if stop {
-                running = false
-            }
-            condition.broadcast()
-            condition.unlock()
+            let last = (try? result.get().entries.isEmpty) ?? true
+            let stop = state.wait(
+                until: { _ in nil }, ready: { $0.ready.count < Self.depth || $0.cancelled },
+                then: { s -> Bool in
+                    if !s.cancelled { s.ready.append(result) }
+                    let stop = s.cancelled || last
+                    if stop { s.running = false }
+                    return stop
+                })
+            state.signal()
             if stop { return }
         }
     }
