@@ -235,7 +235,7 @@ let package = Package(
             ]),
 
         // ── Dev: test support, benchmarks, fuzzers ──
-        module("Dev", "LogbookTestSupport", ["LogbookCore", log]),
+        module("Dev", "LogbookTestSupport", ["LogbookCore", "LogbookPOSIX", log]),
         // A journal writer the crash tests kill -9 mid-stream.
         program("Dev", "logbook-crash-writer", ["LogbookCore", "LogbookJournal", log]),
         // Micro-benchmarks driven by bench/*.sh (figures printed, never asserted in tests).
@@ -263,7 +263,7 @@ let package = Package(
         .testTarget(name: "LogbookGPIOTests", dependencies: ["LogbookGPIO", "LogbookCore", "LogbookTestSupport", log]),
         .testTarget(
             name: "LogbookJournalTests",
-            dependencies: ["LogbookJournal", "LogbookCore", "LogbookRecords", "LogbookPOSIX", log, crypto]),
+            dependencies: ["LogbookJournal", "LogbookCore", "LogbookRecords", "LogbookPOSIX", "LogbookTestSupport", log, crypto]),
         .testTarget(
             name: "LogbookStoreTests", dependencies: ["LogbookStore", "LogbookCore", "LogbookJournal", "LogbookTestSupport", grdb, log]),
         .testTarget(

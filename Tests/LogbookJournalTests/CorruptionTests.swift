@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 import Crypto
 import LogbookCore
+import LogbookTestSupport
 import Testing
 
 @testable import LogbookJournal
@@ -90,31 +91,35 @@ struct Fixture {
 
     /// Cut the journal's byte stream (segments in order) at every offset: recovery must keep
     /// every record that ended before the cut and never return a corrupt one.
-    @Test func truncateAtEveryByte() throws {
-        let f = try Fixture.make()
-        var violations = 0, lost = 0, failures: [String] = []
-        for cut in 0...f.total {
-            let disk = f.disk { i, bytes in
-                let s = f.segments[i]
-                if s.start + bytes.count <= cut { return bytes }
-                if s.start <= cut { return Array(bytes[0..<(cut - s.start)]) }
-                return nil
+    @Test func truncateAtEveryByte() async throws {
+        // Seconds of computing: on a thread of its own, not the test pool's (OwnThread.swift).
+        let (total, violations, lost, failures) = try await onOwnThread("lb-test-trunc") { () throws -> (Int, Int, Int, [String]) in
+            let f = try Fixture.make()
+            var violations = 0, lost = 0, failures: [String] = []
+            for cut in 0...f.total {
+                let disk = f.disk { i, bytes in
+                    let s = f.segments[i]
+                    if s.start + bytes.count <= cut { return bytes }
+                    if s.start <= cut { return Array(bytes[0..<(cut - s.start)]) }
+                    return nil
+                }
+                var h = CrashHarness(disk: disk, blockSize: 512, segmentSize: 2000)
+                h.written = f.harness.written
+                h.ackedUpTo = f.recordEnds.last { $0.end <= cut }?.lastSeq ?? 0
+                do {
+                    _ = try h.open()
+                    let r = h.check(verify: cut % 16 == 0)
+                    violations += r.violations
+                    lost += r.lost
+                    if r.violations + r.lost > 0 && failures.count < 5 { failures.append("cut \(cut): \(r.detail)") }
+                } catch {
+                    violations += 1
+                    if failures.count < 5 { failures.append("cut \(cut): recovery failed: \(error)") }
+                }
             }
-            var h = CrashHarness(disk: disk, blockSize: 512, segmentSize: 2000)
-            h.written = f.harness.written
-            h.ackedUpTo = f.recordEnds.last { $0.end <= cut }?.lastSeq ?? 0
-            do {
-                _ = try h.open()
-                let r = h.check(verify: cut % 16 == 0)
-                violations += r.violations
-                lost += r.lost
-                if r.violations + r.lost > 0 && failures.count < 5 { failures.append("cut \(cut): \(r.detail)") }
-            } catch {
-                violations += 1
-                if failures.count < 5 { failures.append("cut \(cut): recovery failed: \(error)") }
-            }
+            return (f.total, violations, lost, failures)
         }
-        reportFigure("truncate at every byte", cases: f.total + 1, violations: violations, lost: lost)
+        reportFigure("truncate at every byte", cases: total + 1, violations: violations, lost: lost)
         #expect(violations == 0, "\(failures)")
         #expect(lost == 0, "\(failures)")
     }
@@ -122,29 +127,32 @@ struct Fixture {
     /// Flip one bit in every byte: `verify` must report every flip, and the reader must never
     /// return a record other than the one written. ("Acknowledged lost" does not apply: a
     /// flip damages sealed data; it is reported, not repaired, so it is printed as 0.)
-    @Test func flipABitInEveryByte() throws {
-        let f = try Fixture.make()
-        var undetected = 0, failures: [String] = []
-        for s in f.segments.indices {
-            for offset in f.segments[s].bytes.indices {
-                let disk = f.disk { i, bytes in
-                    guard i == s else { return bytes }
-                    var b = bytes
-                    b[offset] ^= UInt8(1 << (offset % 8))
-                    return b
-                }
-                let report = verifyJournal(fs: disk, directory: CrashHarness.directory, publicKey: sharedTestKey.publicKey, blockSize: 512)
-                var h = CrashHarness(disk: disk, blockSize: 512, segmentSize: 2000)
-                h.written = f.harness.written
-                h.ackedUpTo = 0
-                let r = h.check()
-                if report.ok || r.violations > 0 {
-                    undetected += 1
-                    if failures.count < 5 { failures.append("segment \(s) offset \(offset): verify ok=\(report.ok) \(r.detail)") }
+    @Test func flipABitInEveryByte() async throws {
+        let (total, undetected, failures) = try await onOwnThread("lb-test-flip") { () throws -> (Int, Int, [String]) in
+            let f = try Fixture.make()
+            var undetected = 0, failures: [String] = []
+            for s in f.segments.indices {
+                for offset in f.segments[s].bytes.indices {
+                    let disk = f.disk { i, bytes in
+                        guard i == s else { return bytes }
+                        var b = bytes
+                        b[offset] ^= UInt8(1 << (offset % 8))
+                        return b
+                    }
+                    let report = verifyJournal(fs: disk, directory: CrashHarness.directory, publicKey: sharedTestKey.publicKey, blockSize: 512)
+                    var h = CrashHarness(disk: disk, blockSize: 512, segmentSize: 2000)
+                    h.written = f.harness.written
+                    h.ackedUpTo = 0
+                    let r = h.check()
+                    if report.ok || r.violations > 0 {
+                        undetected += 1
+                        if failures.count < 5 { failures.append("segment \(s) offset \(offset): verify ok=\(report.ok) \(r.detail)") }
+                    }
                 }
             }
+            return (f.total, undetected, failures)
         }
-        reportFigure("flip a bit in every byte", cases: f.total, violations: undetected, lost: 0)
+        reportFigure("flip a bit in every byte", cases: total, violations: undetected, lost: 0)
         #expect(undetected == 0, "\(failures)")
     }
 

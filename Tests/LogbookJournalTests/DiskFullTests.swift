@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 import Foundation
 import LogbookCore
+import LogbookTestSupport
 import Synchronization
 import Testing
 
@@ -68,11 +69,6 @@ final class FillableFileSystem: JournalFileSystem, @unchecked Sendable {
         return out
     }
 
-    static func waitUntil(_ condition: () -> Bool) async {
-        let deadline = ContinuousClock.now + .seconds(10)
-        while !condition(), ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(5)) }
-    }
-
     @Test func fullAtStartBuffersInMemoryAndWritesEverythingInOrderWhenSpaceReturns() async throws {
         let dir = TempDir()
         defer { dir.cleanup() }
@@ -86,7 +82,7 @@ final class FillableFileSystem: JournalFileSystem, @unchecked Sendable {
         try w.append(.tripStarted(TripStarted(id: id, reason: "service", monotonicNanoseconds: 0, bootID: "t")))
         for i in 0..<2_000 { try w.append(.points(id, [Self.point(1_000 + i)])) }
         try w.append(Self.ended(id, points: 2_000))
-        await Self.waitUntil { fs.refused.withLock { $0 } >= 3 }
+        await eventually(every: .milliseconds(5)) { fs.refused.withLock { $0 } >= 3 }
         let waiting = w.statistics
         #expect(waiting.diskFull && waiting.pendingRecords > 0 && waiting.lastError != nil)
         #expect(w.durableSequence == durable, "nothing can be durable without a segment")
@@ -124,14 +120,14 @@ final class FillableFileSystem: JournalFileSystem, @unchecked Sendable {
             try w.append(.points(id, [Self.point(i)]))
             if i % 500 == 0 { clock.advance(by: .milliseconds(25)) }
         }
-        await Self.waitUntil { w.statistics.diskFull }
+        await eventually(every: .milliseconds(5)) { w.statistics.diskFull }
         #expect(w.statistics.diskFull && w.statistics.segmentsCreated == segments)
         #expect(w.durableSequence < 9_001)
         // Ten more intervals, each waited out until its retry was refused.
         for _ in 0..<10 {
             let refused = fs.refused.withLock { $0 }
             clock.advance(by: .milliseconds(20))
-            await Self.waitUntil { fs.refused.withLock { $0 } > refused }
+            await eventually(every: .milliseconds(5)) { fs.refused.withLock { $0 } > refused }
         }
         // Retried once per commit interval (20 ms here), never in a busy loop.
         let attempts = fs.refused.withLock { $0 }
@@ -163,7 +159,7 @@ final class FillableFileSystem: JournalFileSystem, @unchecked Sendable {
         let before = heapBytesInUse()
         try w.append(.tripStarted(TripStarted(id: id, reason: "service", monotonicNanoseconds: 0, bootID: "t")))
         for p in points { try w.append(.points(id, [p])) }
-        await Self.waitUntil { fs.refused.withLock { $0 } >= 3 }
+        await eventually(every: .milliseconds(5)) { fs.refused.withLock { $0 } >= 3 }
         let held = heapBytesInUse() - before
         let encoded = w.statistics.pendingBytes
         #expect(w.statistics.diskFull && w.statistics.droppedPoints == 0)
@@ -233,7 +229,7 @@ final class FillableFileSystem: JournalFileSystem, @unchecked Sendable {
             printed.withLock { $0 += chunk }
         }
         try process.run()
-        await Self.waitUntil { printed.withLock { $0.contains("ACK ") } }
+        await eventually(every: .milliseconds(5)) { printed.withLock { $0.contains("ACK ") } }
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
         out.fileHandleForReading.readabilityHandler = nil

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 import Foundation
 import LogbookCore
+import LogbookTestSupport
 import Synchronization
 import Testing
 
@@ -66,7 +67,7 @@ final class FlakyFileSystem: JournalFileSystem, @unchecked Sendable {
             let seq = try w.append(.points(trip, [testPoint(i)]))
             if ContinuousClock.now - t0 > .milliseconds(5) { slow += 1 }
             clock.advance(by: .milliseconds(10))
-            if i % 5 == 4 { await DiskFullTests.waitUntil { w.durableSequence >= seq } }
+            if i % 5 == 4 { await eventually(every: .milliseconds(5)) { w.durableSequence >= seq } }
         }
         let elapsed = Duration.nanoseconds(clock.nanoseconds() - start)
         try await w.sync()
@@ -130,7 +131,7 @@ final class FlakyFileSystem: JournalFileSystem, @unchecked Sendable {
         Task {
             do { try await w.waitDurable(sequence) } catch is JournalError { failed.raised.withLock { $0 = true } } catch {}
         }
-        await DiskFullTests.waitUntil {
+        await eventually(every: .milliseconds(5)) {
             clock.advance(by: .milliseconds(20))
             return failed.raised.withLock { $0 }
         }
@@ -159,7 +160,7 @@ final class FlakyFileSystem: JournalFileSystem, @unchecked Sendable {
         for _ in 0..<5 {
             let attempted = fs.syncsAttempted.load(ordering: .relaxed)
             clock.advance(by: .milliseconds(20))
-            await DiskFullTests.waitUntil { fs.syncsAttempted.load(ordering: .relaxed) > attempted }
+            await eventually(every: .milliseconds(5)) { fs.syncsAttempted.load(ordering: .relaxed) > attempted }
             #expect(fs.syncsAttempted.load(ordering: .relaxed) > attempted, "no retry after a commit interval")
         }
         #expect(w.durableSequence == durableBefore)
@@ -173,7 +174,7 @@ final class FlakyFileSystem: JournalFileSystem, @unchecked Sendable {
         for _ in 0..<5 {
             let refused = fs.writesRefused.load(ordering: .relaxed)
             clock.advance(by: .milliseconds(20))
-            await DiskFullTests.waitUntil { fs.writesRefused.load(ordering: .relaxed) > refused }
+            await eventually(every: .milliseconds(5)) { fs.writesRefused.load(ordering: .relaxed) > refused }
             #expect(fs.writesRefused.load(ordering: .relaxed) > refused, "no retry after a commit interval")
         }
         fs.failWrite.store(false, ordering: .relaxed)

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 import LogbookCore
+import LogbookTestSupport
 @testable import LogbookJournal
 
 /// Simulated power cuts (docs/journal.md, "Tests"): the real writer and recovery code
@@ -17,15 +18,18 @@ import LogbookCore
         let results = try await withThrowingTaskGroup(of: (Int, Int, [String]).self) { group in
             for shard in 0..<shards {
                 group.addTask {
-                    var violations = 0, lost = 0, failures: [String] = []
-                    for c in stride(from: shard, to: Self.cases, by: shards) {
-                        var rng = SplitMix64(seed: 0x5EED_0000 + UInt64(c))
-                        let r = try Self.runCase(&rng)
-                        violations += r.violations
-                        lost += r.lost
-                        if r.violations + r.lost > 0 && failures.count < 5 { failures.append("case \(c): \(r.detail)") }
+                    // Half a minute of computing: on threads of their own, not the test pool's.
+                    try await onOwnThread("lb-test-cut\(shard)") {
+                        var violations = 0, lost = 0, failures: [String] = []
+                        for c in stride(from: shard, to: Self.cases, by: shards) {
+                            var rng = SplitMix64(seed: 0x5EED_0000 + UInt64(c))
+                            let r = try Self.runCase(&rng)
+                            violations += r.violations
+                            lost += r.lost
+                            if r.violations + r.lost > 0 && failures.count < 5 { failures.append("case \(c): \(r.detail)") }
+                        }
+                        return (violations, lost, failures)
                     }
-                    return (violations, lost, failures)
                 }
             }
             return try await group.reduce(into: [(Int, Int, [String])]()) { $0.append($1) }
