@@ -183,8 +183,17 @@ let package = Package(
                 "LogbookCore", "LogbookConfig", "LogbookSettings", "LogbookRecords", "LogbookPOSIX", "LogbookControl",
                 "LogbookJournal", "LogbookStore", "LogbookExport", "LogbookPlaces", "LogbookGarage", "LogbookGarageStore",
                 "LogbookImport",
-                "LogbookUplink", "LogbookPostgres",  // uplink status, verify --witness
+                "LogbookUplink",  // uplink status, verify --witness (the fleet store through logbook-uplink)
                 argumentParser,
+            ],
+            // logbookd's link cuts (above): no relocation table or exported symbols paged in at
+            // every start, no libstdc++.so. With libpq left to logbook-uplink they keep the
+            // floor of every command low (docs/memory.md).
+            linkerSettings: [
+                .unsafeFlags(
+                    ["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs", "-Xlinker", "--no-export-dynamic"],
+                    .when(platforms: [.linux])),
+                .unsafeFlags(["-L", "\(packageDirectory)/Sources/Apps/logbookd/link"], .when(platforms: [.linux])),
             ]),
         // The web app for the phone (Hummingbird): reads the index, writes through the control socket.
         module(
@@ -220,8 +229,8 @@ let package = Package(
         program(
             "Apps", "logbook-uplink",
             [
-                "LogbookUplink", "LogbookMQTT", "LogbookPostgres", "LogbookConfig",
-                argumentParser, log, serviceLifecycle, unixSignals,
+                "LogbookUplink", "LogbookMQTT", "LogbookPostgres", "LogbookConfig", "LogbookCore", "LogbookJournal",
+                "LogbookPOSIX", argumentParser, log, serviceLifecycle, unixSignals,
             ],
             // The cuts logbookd's link has (docs/memory.md): lld with compact relative
             // relocations and no dynamic symbol table, so the static runtime's relocation

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 internal import Dispatch
 internal import LogbookCore
+internal import LogbookPOSIX
 internal import LogbookSettings
 internal import Logging
 internal import ServiceLifecycle
@@ -28,7 +29,7 @@ final class DashboardRefresher: Service, Sendable {
 
     /// Nil when no `logbook` executable sits beside `logbookd` (then nothing is refreshed).
     init?(configuration: Settings, logger: Logger) {
-        guard let cli = Self.siblingExecutable("logbook") else {
+        guard let cli = SiblingExecutable.path("logbook") else {
             logger.notice("dashboard.json is not refreshed: no logbook executable beside logbookd")
             return nil
         }
@@ -65,15 +66,4 @@ final class DashboardRefresher: Service, Sendable {
     }
 
     private func isShuttingDown() -> Bool { Task.isShuttingDownGracefully }
-
-    /// `/proc/self/exe`'s directory + `name`, when that file is executable.
-    static func siblingExecutable(_ name: String) -> String? {
-        var buffer = [CChar](repeating: 0, count: 4096)
-        let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard n > 0 else { return nil }
-        let exe = String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        guard let slash = exe.lastIndex(of: "/") else { return nil }
-        let path = String(exe[..<slash]) + "/" + name
-        return access(path, X_OK) == 0 ? path : nil
-    }
 }

@@ -15,7 +15,8 @@ import UnixSignals
 struct UplinkCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "logbook-uplink",
-        abstract: "Stream the trip journal to an MQTT broker (Home Assistant) and a fleet PostgreSQL.")
+        abstract: "Stream the trip journal to an MQTT broker (Home Assistant) and a fleet PostgreSQL.",
+        subcommands: [WitnessCommand.self])
 
     @Option(name: .customLong("config"), help: "Config file (default /etc/logbook/logbookd.toml if present).")
     var configFile: String?

@@ -13,8 +13,14 @@ pthread_sigmask(SIG_BLOCK, &blocked, nil)
 signal(SIGPIPE, SIG_IGN)
 do {
     let command = try UplinkCommand.parseAsRoot()
-    guard let uplink = command as? UplinkCommand else { throw CleanExit.helpRequest(command) }
-    try await uplink.run()
+    if let uplink = command as? UplinkCommand {
+        try await uplink.run()
+    } else if let witness = command as? WitnessCommand {
+        try witness.run()
+    } else {
+        var other = command  // help
+        try other.run()
+    }
 } catch {
     UplinkCommand.exit(withError: error)
 }

@@ -3,7 +3,6 @@ import Foundation
 import LogbookCore
 import LogbookJournal
 import LogbookPOSIX
-import LogbookPostgres
 import LogbookUplink
 
 /// Where `logbook verify --witness` reads the checkpoints kept off the device: the fleet
@@ -18,34 +17,51 @@ enum WitnessSource {
     /// The witness checkpoints of `device`, and a short description of where they came from.
     static func checkpoints(from source: String, device: String) throws -> ([JournalCheckpoint], String) {
         if isPostgres(source) {
-            let db: PostgresConnection
-            do { db = try PostgresConnection(url: source) } catch {
-                throw CLIError.unavailable("witness: \(error)")
-            }
-            let rows = try db.execute("""
-                SELECT seq, encode(head, 'hex'), gps_time_ns, monotonic_ns, encode(signature, 'hex'), encode(public_key, 'hex')
-                FROM checkpoints WHERE device_id = $1 ORDER BY seq
-                """, [device])
-            let cps = rows.compactMap { r -> JournalCheckpoint? in
-                guard r.count == 6, let seq = r[0].flatMap({ UInt64($0) }), let head = r[1].flatMap(Hex.decode),
-                    let mono = r[3].flatMap({ UInt64($0) }), let sig = r[4].flatMap(Hex.decode), let key = r[5].flatMap(Hex.decode)
-                else { return nil }
-                return JournalCheckpoint(sequence: seq, head: head, gpsTime: r[2].flatMap { Int64($0) }.map { GPSTime(nanoseconds: $0) },
-                                         monotonicNanoseconds: mono, signature: sig, publicKey: key)
-            }
-            return (cps, "the fleet store")
+            let lines = try fleetStoreLines(source, device: device)
+            return (try parse(lines, from: "the fleet store", device: device).0, "the fleet store")
         }
         guard let data = FileManager.default.contents(atPath: source) else {
             throw CLIError.usage("witness: cannot read \(source)")
         }
+        let (cps, other) = try parse(data.split(separator: UInt8(ascii: "\n")), from: source, device: device)
+        return (cps, "\(source)" + (other > 0 ? " (\(other) of other devices skipped)" : ""))
+    }
+
+    /// The checkpoints among `lines` (checkpoint messages) that are `device`'s, and how many were
+    /// another device's.
+    private static func parse(_ lines: [Data.SubSequence], from origin: String, device: String) throws -> ([JournalCheckpoint], Int) {
         var cps: [JournalCheckpoint] = []
         var other = 0
-        for line in data.split(separator: UInt8(ascii: "\n")) where !line.isEmpty {
+        for line in lines where !line.isEmpty {
             guard let j = try? JSONValue.parse(line), let (d, cp) = MQTTPayloads.checkpoint(fromJSON: j) else {
-                throw CLIError.usage("witness: \(source) holds a line that is not a checkpoint message")
+                throw CLIError.usage("witness: \(origin) holds a line that is not a checkpoint message")
             }
             if d == device { cps.append(cp) } else { other += 1 }
         }
-        return (cps, "\(source)" + (other > 0 ? " (\(other) of other devices skipped)" : ""))
+        return (cps, other)
+    }
+
+    /// The fleet store's checkpoints of `device`, as `logbook-uplink witness` prints them: libpq
+    /// and its TLS and Kerberos libraries stay out of every `logbook` command.
+    private static func fleetStoreLines(_ url: String, device: String) throws -> [Data.SubSequence] {
+        guard let uplink = SiblingExecutable.path("logbook-uplink") else {
+            throw CLIError.unavailable("witness: reading the fleet store needs logbook-uplink beside logbook")
+        }
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: uplink)
+        p.arguments = ["witness", "--store", url, "--device", device]
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        do { try p.run() } catch { throw CLIError.unavailable("witness: cannot run \(uplink): \(error)") }
+        // Its output to the end, then its error (one line, far below a pipe's capacity).
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        let why = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        p.waitUntilExit()
+        guard p.terminationStatus == 0 else {
+            throw CLIError.unavailable(why.isEmpty ? "witness: logbook-uplink witness exited with \(p.terminationStatus)" : why)
+        }
+        return data.split(separator: UInt8(ascii: "\n"))
     }
 }
