@@ -112,6 +112,34 @@ import Testing
         #expect(got.last.map { $0.sequence < names[3].firstSequence } == true)
         #expect(all.contains { $0.sequence > names[4].firstSequence })
     }
+
+    /// A parse that keeps only the records from a tail's position on verifies and ends exactly
+    /// as a full parse does, and keeps exactly that full parse's suffix.
+    @Test func aParseKeepingOnlyTheRecordsAfterAPositionEndsAsAFullParse() async throws {
+        let dir = TempDir()
+        defer { dir.cleanup() }
+        _ = try await writeJournal(dir, trips: 20)
+        let name = try #require(try segments(dir).first)
+        let bytes = try #require(FileManager.default.contents(atPath: dir.journal + "/" + name.fileName))
+        let full = SegmentContents.parse(Array(bytes), name: name, tracksOpenTrips: false)
+        let users = full.records.filter { if case .user = $0.record { true } else { false } }
+        try #require(users.count > 20)
+        for cut in [users[0], users[users.count / 2], users[users.count - 1]] {
+            guard case .user(let record) = cut.record else { continue }
+            let retainFrom = cut.sequence + record.sequenceCount - 1
+            let kept = SegmentContents.parse(Array(bytes), name: name, tracksOpenTrips: false, retainFrom: retainFrom)
+            #expect(kept.head == full.head && kept.lastSequence == full.lastSequence && kept.validEnd == full.validEnd)
+            #expect(kept.stop == full.stop && kept.sealed == full.sealed && kept.userRecords == full.userRecords)
+            let first = try #require(kept.records.firstIndex { if case .user = $0.record { true } else { false } })
+            #expect(kept.records[first].sequence == cut.sequence, "the record ending at the position is kept")
+            let suffix = full.records.filter { r in
+                guard case .user(let u) = r.record else { return true }
+                return r.sequence + u.sequenceCount - 1 >= retainFrom
+            }
+            #expect(kept.records.map(\.start) == suffix.map(\.start))
+            #expect(kept.records.map(\.headBefore) == suffix.map(\.headBefore))
+        }
+    }
 }
 
 extension JournalRecord {

@@ -85,13 +85,16 @@ public struct JournalTail: Sendable {
         if start == nil { start = JournalReader.segment(holding: lastSequence, in: try fs.list(directory)) }
         var out: [JournalEntry] = []
         var mismatch: PositionMismatch?
+        // Only the record ending at the position and what follows it are kept: nothing new to
+        // read costs the bytes of one segment, not its decoded points.
         try JournalReader.walkSegments(
-            fs: fs, directory: directory, limit: limit ?? UInt64.max, startingAt: start, expectedPrevious: expectedPrevious
+            fs: fs, directory: directory, limit: limit ?? UInt64.max, startingAt: start, expectedPrevious: expectedPrevious,
+            retainFrom: lastSequence
         ) { visit in
             let records = visit.contents.records
+            recordsRead += visit.contents.userRecords
             for (i, r) in records.enumerated() {
                 guard case .user(let record) = r.record else { continue }
-                recordsRead += 1
                 let end = r.sequence &+ record.sequenceCount &- 1
                 let headAfter = i + 1 < records.count ? records[i + 1].headBefore : visit.contents.head
                 if end < lastSequence { continue }
@@ -141,7 +144,7 @@ public struct JournalTail: Sendable {
         let fs = PosixFileSystem()
         var found: TailPosition?
         let start = JournalReader.segment(holding: sequence, in: try fs.list(directory))
-        try JournalReader.walkSegments(fs: fs, directory: directory, limit: sequence, startingAt: start) { visit in
+        try JournalReader.walkSegments(fs: fs, directory: directory, limit: sequence, startingAt: start, retainFrom: sequence) { visit in
             let records = visit.contents.records
             for (i, r) in records.enumerated() {
                 guard case .user(let record) = r.record, r.sequence &+ record.sequenceCount &- 1 == sequence else { continue }

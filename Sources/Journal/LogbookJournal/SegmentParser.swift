@@ -48,9 +48,12 @@ struct SegmentContents: Sendable {
     /// Parses `bytes` as segment `name`. `stopAfter` limits the records taken (reader bound).
     /// With `resuming`, parsing starts at its offset in its state: only the records after it
     /// are verified and returned (the open-trip and carried state is not tracked then).
+    /// User records that end before `retainFrom` are verified and counted but not kept in
+    /// ``records``: a tail resuming in a segment needs only what follows its position, and a
+    /// segment's decoded points take about five times its bytes.
     static func parse(
         _ bytes: [UInt8], name: SegmentName, stopAfter: UInt64 = UInt64.max, blockSize: Int = Framing.blockSize,
-        tracksOpenTrips: Bool = true, resuming: SegmentResume? = nil
+        tracksOpenTrips: Bool = true, resuming: SegmentResume? = nil, retainFrom: UInt64 = 0
     ) -> SegmentContents {
         var c = SegmentContents()
         c.tracksOpenTrips = tracksOpenTrips
@@ -113,15 +116,19 @@ struct SegmentContents: Sendable {
                     if case .seal = decoded.record { c.sealed = true }
                 }
             }
-            c.records.append(ScannedRecord(
-                sequence: seq, record: decoded.record, start: found.start, end: found.end, headBefore: c.head))
+            if case .user(let r) = decoded.record, seq &+ r.sequenceCount &- 1 < retainFrom {
+                // Verified and counted above; not kept.
+            } else {
+                c.records.append(ScannedRecord(
+                    sequence: seq, record: decoded.record, start: found.start, end: found.end, headBefore: c.head))
+            }
             c.head = Chain.next(c.head, found.payload)
             c.validEnd = found.end
             return true
         }
         if let problem {
             c.stop = .corrupt(problem)
-        } else if c.records.last.map({ $0.end != validEnd }) ?? (validEnd != (resuming?.offset ?? 0)) {
+        } else if c.validEnd != validEnd {
             c.stop = .clean  // stopped early at `stopAfter`
         } else {
             c.stop = stop

@@ -22,11 +22,12 @@ extension JournalReader {
     /// `resume` (for the segment `startingAt`) parses that segment from where an earlier walk
     /// left off; the visit then holds only the records after it. Anything unusual there (the
     /// file shorter than the offset, a later header that no longer counts the records before
-    /// it, damage after it) parses the segment from its start instead.
+    /// it, damage after it) parses the segment from its start instead. User records ending
+    /// before `retainFrom` are verified but left out of the visits (a tail's position).
     static func walkSegments(
         fs: any JournalFileSystem, directory: String, limit: UInt64, startingAt: SegmentName? = nil,
         expectedPrevious: UInt64? = nil, resume: SegmentResume? = nil, blockSize: Int = Framing.blockSize,
-        _ body: (SegmentVisit) throws -> Bool
+        retainFrom: UInt64 = 0, _ body: (SegmentVisit) throws -> Bool
     ) throws {
         let names = SegmentName.segments(in: try fs.list(directory)).filter { n in startingAt.map { n >= $0 } ?? true }
         var cache: [SegmentName: [UInt8]] = [:]
@@ -50,11 +51,14 @@ extension JournalReader {
             let segmentLimit = min(limit, nextHeader?.previousLastSequence ?? UInt64.max)
             var parsed: (contents: SegmentContents, base: Int)?
             if i == 0, let r = resume, r.name == name, r.lastSequence <= segmentLimit {
-                parsed = try parse(resuming: r, fs: fs, path: directory + "/" + name.fileName, stopAfter: segmentLimit, blockSize: blockSize)
+                parsed = try parse(
+                    resuming: r, fs: fs, path: directory + "/" + name.fileName, stopAfter: segmentLimit, blockSize: blockSize,
+                    retainFrom: retainFrom)
             }
             if parsed == nil {
                 let data = try bytes(name)
-                let c = SegmentContents.parse(data, name: name, stopAfter: segmentLimit, blockSize: blockSize, tracksOpenTrips: false)
+                let c = SegmentContents.parse(
+                    data, name: name, stopAfter: segmentLimit, blockSize: blockSize, tracksOpenTrips: false, retainFrom: retainFrom)
                 if c.header == nil {
                     // Only an empty or all-zero file (creation failed before its header was
                     // written) is skipped; anything else is damage, and reading stops there.
@@ -81,7 +85,8 @@ extension JournalReader {
     /// Nil when that cannot stand in for a parse from the start: the file is shorter than the
     /// offset, or damaged after it.
     static func parse(
-        resuming r: SegmentResume, fs: any JournalFileSystem, path: String, stopAfter: UInt64, blockSize: Int
+        resuming r: SegmentResume, fs: any JournalFileSystem, path: String, stopAfter: UInt64, blockSize: Int,
+        retainFrom: UInt64 = 0
     ) throws -> (contents: SegmentContents, base: Int)? {
         // From the block before the offset: a file cut back to the offset shows as too short.
         let base = max(0, r.offset - 1) / blockSize * blockSize
@@ -92,7 +97,9 @@ extension JournalReader {
             guard let data = try fs.read(path, from: base, count: window), local.offset <= data.count,
                   local.offset > 0 || r.offset == 0
             else { return nil }
-            let c = SegmentContents.parse(data, name: r.name, stopAfter: stopAfter, blockSize: blockSize, tracksOpenTrips: false, resuming: local)
+            let c = SegmentContents.parse(
+                data, name: r.name, stopAfter: stopAfter, blockSize: blockSize, tracksOpenTrips: false, resuming: local,
+                retainFrom: retainFrom)
             if case .corrupt = c.stop { return nil }
             // Done when the file ends in the window, or the data (or the limit) does.
             if data.count < window || (c.stop == .clean && c.validEnd < data.count) { return (c, base) }
