@@ -7,7 +7,8 @@ import LogbookGarage
 import LogbookSettings
 import LogbookStore
 
-/// `logbook dashboard refresh`: catches up the index and rewrites `<runtime-dir>/dashboard.json`
+/// `logbook dashboard refresh`: applies the classification rules to trips that ended since
+/// the last run (``RuleApplier/atTripEnd(_:)``), catches up the index and rewrites `<runtime-dir>/dashboard.json`
 /// atomically. logbookd runs it after trip ends and garage writes; the CLI after a write it
 /// made itself (no daemon running).
 struct DashboardCommand: ParsableCommand {
@@ -23,6 +24,8 @@ struct DashboardRefreshCommand: AsyncParsableCommand {
     func run() async throws {
         try await withExitCodes {
             let settings = try ReaderSettings.load(paths)
+            // The trips that ended since the last refresh get the first matching rule's class.
+            await RuleApplier.atTripEnd(settings)
             let path = try Dashboard.refresh(settings)
             if !quiet { print("dashboard: \(path)") }
         }

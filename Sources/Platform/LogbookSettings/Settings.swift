@@ -38,6 +38,9 @@ public struct Settings: Sendable {
     public var vehicles: [ConfiguredVehicle] = []
     /// `[[source]]` entries: what starts and stops trips.
     public var sources: [SourceConfiguration] = []
+    /// `[[rule]]` entries: classification rules, in order (the first match wins), before
+    /// those `logbook rules add` journaled.
+    public var rules: [ClassificationRule] = []
     /// Trip detection (`[trip]`), docs/architecture.md defaults.
     public var trip = TripEngineConfiguration()
     /// `[trip] trust_system_clock`: once the kernel reports the system clock synchronised
@@ -175,6 +178,7 @@ public struct Settings: Sendable {
         try readVehiclesAndSources(&r)
         try readTripSettings(&r)
         try readPrivacyZones(&r)
+        try readRules(&r)
     }
 
     private mutating func apply(_ o: Overrides) throws(ConfigError) {
