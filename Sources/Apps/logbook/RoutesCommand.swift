@@ -23,7 +23,7 @@ struct RoutesCommand: AsyncParsableCommand {
                 let query = TripQuery(vehicleID: vehicle, includeDiscarded: false, includeVoided: false)
                 return RouteTable(try index.trips(matching: query).map(namer.named))
             }
-            if json { return print(Self.json(table).serialized) }
+            if json { return print(table.json.serialized) }
             guard !table.routes.isEmpty else { return print("No routes yet: no trip starts and ends at a named place or near a town.") }
             let f = TripFormat(units: settings.units)
             let header = ["Route", "Trips", "Median", "Median time", "Fastest", "Slowest", "Last driven"]
@@ -41,21 +41,5 @@ struct RoutesCommand: AsyncParsableCommand {
             rows.forEach { print(line($0)) }
             if table.unnamed > 0 { print("\(table.unnamed) trip\(table.unnamed == 1 ? "" : "s") without a place name at an end (not on a route).") }
         }
-    }
-
-    static func json(_ table: RouteTable) -> JSONValue {
-        .object([
-            ("routes", .array(table.routes.map { r in
-                .object([
-                    ("from", .string(r.from)), ("to", .string(r.to)), ("count", .number(Double(r.count))),
-                    ("median_distance_m", .number(r.medianDistance)), ("median_duration_s", .number(r.medianDuration)),
-                    ("fastest", .object([("trip", .number(Double(r.fastest.rawValue))), ("duration_s", .number(r.fastestDuration))])),
-                    ("slowest", .object([("trip", .number(Double(r.slowest.rawValue))), ("duration_s", .number(r.slowestDuration))])),
-                    ("last_driven", r.lastDriven.map { .string(ISO8601.format($0)) } ?? .null),
-                    ("trips", .array(r.trips.map { .number(Double($0.rawValue)) })),
-                ])
-            })),
-            ("unnamed_trips", .number(Double(table.unnamed))),
-        ])
     }
 }
