@@ -9,7 +9,8 @@ import Testing
 @testable import LogbookWeb
 
 /// The web's Routes view and `/api/routes` on test-made trips between named places (a real
-/// journal and index), and the trip page's link to its route.
+/// journal and index), the trip page's link to its route, and the Dashboard's count of
+/// unclassified trips.
 @Suite(.serialized) struct RoutesPageTests {
     static let places = [("home", 47.3700, 8.5400), ("office", 47.3900, 8.5100)]
 
@@ -54,6 +55,11 @@ import Testing
             #expect(page.status == 200 && page.text.contains("<h2 id=\"route-name\">office → home</h2>"), "\(page.text)")
             #expect(page.text.contains("Trips, newest first: <a href=\"/trips/5\">5</a>, <a href=\"/trips/2\">2</a>"))
             #expect(try await web.get("/trips").text.contains("href=\"/routes\""))
+
+            // Issue 27 part 3: the Dashboard says how many trips wait for a class, and the oldest.
+            _ = try await web.form("/trips/1/class", [("class", "business")])
+            let dashboard = try await web.get("/dashboard")
+            #expect(dashboard.text.contains("4 unclassified trips, the oldest (<a href=\"/trips/2\">trip 2</a>)"), "\(dashboard.text)")
         }
     }
 }

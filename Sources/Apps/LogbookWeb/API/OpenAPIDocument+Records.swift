@@ -93,7 +93,7 @@ extension OpenAPIDocument {
               "median_distance_m": {"type": "number"}, "median_duration_s": {"type": "number"},
               "fastest": {"type": "object", "properties": {"trip": {"type": "integer"}, "duration_s": {"type": "number"}}},
               "slowest": {"type": "object", "properties": {"trip": {"type": "integer"}, "duration_s": {"type": "number"}}},
-              "last_driven": {"type": ["string", "null"]}, "trips": {"type": "array", "items": {"type": "integer"}}}}}}}}}},
+              "last_driven": {"type": "string", "nullable": true}, "trips": {"type": "array", "items": {"type": "integer"}}}}}}}}}},
           "401": {"$ref": "#/components/responses/Unauthorized"}, "429": {"$ref": "#/components/responses/TooMany"},
           "503": {"$ref": "#/components/responses/Unavailable"}}}
     },
