@@ -108,6 +108,31 @@ import Testing
         #expect(configRemoval.status == 64 && configRemoval.err.contains("rule[2] of the configuration file"), "\(configRemoval.err)")
     }
 
+    @Test func rulesAndTheirClassificationsGoThroughARunningLogbookd() async throws {
+        let dir = try TemporaryDirectory("lb-rules-d")
+        defer { dir.remove() }
+        // No gpsd listens on port 9: logbookd waits for one and serves its control socket.
+        let cli = try await FixtureHistory.make(in: dir, rules: Self.configRules + "[gpsd]\naddress = \"127.0.0.1:9\"\n")
+        let daemon = try DaemonProcess(arguments: ["--config", cli.config])
+        var ready = false
+        for _ in 0..<100 where !ready {
+            ready = FileManager.default.fileExists(atPath: dir.file("run/control.sock"))
+            if !ready { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        #expect(ready, "no control socket: \(daemon.log)")
+        let added = try cli.ok(["rules", "add", "shop", "--end-place", "shop", "--class", "private"]).out
+        #expect(added.contains("Rule shop added") && added.contains("through logbookd"), "\(added)")
+        let applied = try cli.ok(["rules", "apply", "--since", "2026-11-01", "--json"]).out
+        let written = try JSONSerialization.jsonObject(with: Data(applied.utf8)) as? [[String: Any]] ?? []
+        #expect(written.count == 25, "27 by the hand list less trips 8 and 23 (no from-shop rule here): \(applied)")
+        let classes = try report(cli)
+        #expect(classes[1].map { [$0.0, $0.1] } == ["commute", "rule commute-out"] && classes[7].map { [$0.0, $0.1] } == ["private", "rule shop"])
+        #expect(classes[8].map { [$0.0, $0.1] } == ["unclassified", ""] && classes[13].map { [$0.0, $0.1] } == ["private", "rule weekend"])
+        let history = try cli.ok(["trips", "show", "7", "--history"]).out
+        #expect(history.contains("rule"), "\(history)")
+        #expect(await daemon.stop() != nil)
+    }
+
     @Test func badRulesAreRefusedNamingTheKey() async throws {
         let dir = try TemporaryDirectory("lb-rules-bad")
         defer { dir.remove() }
