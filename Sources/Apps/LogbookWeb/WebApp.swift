@@ -64,6 +64,7 @@ package struct WebApp: Sendable {
         addLivePage(to: router)
         addTripRoutes(to: router)
         addTripPages(to: router)
+        addRoutesPages(to: router)
         addGarageRoutes(to: router)
         addRecordRoutes(to: router)
         addWriteRoutes(to: router)

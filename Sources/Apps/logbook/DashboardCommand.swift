@@ -4,10 +4,12 @@ import Foundation
 import LogbookCore
 import LogbookPOSIX
 import LogbookGarage
+import LogbookGarageStore
 import LogbookSettings
 import LogbookStore
 
-/// `logbook dashboard refresh`: catches up the index and rewrites `<runtime-dir>/dashboard.json`
+/// `logbook dashboard refresh`: applies the classification rules to trips that ended since
+/// the last run (``RuleApplier/atTripEnd(_:)``), catches up the index and rewrites `<runtime-dir>/dashboard.json`
 /// atomically. logbookd runs it after trip ends and garage writes; the CLI after a write it
 /// made itself (no daemon running).
 struct DashboardCommand: ParsableCommand {
@@ -23,6 +25,8 @@ struct DashboardRefreshCommand: AsyncParsableCommand {
     func run() async throws {
         try await withExitCodes {
             let settings = try ReaderSettings.load(paths)
+            // The trips that ended since the last refresh get the first matching rule's class.
+            await RuleApplier.atTripEnd(settings)
             let path = try Dashboard.refresh(settings)
             if !quiet { print("dashboard: \(path)") }
         }
@@ -43,26 +47,12 @@ enum Dashboard {
             guard before[d.task.id] != d.state.rawValue, !(before[d.task.id] == "overdue" && d.state == .dueSoon) else { continue }
             IndexAccess.note("service \(d.state == .overdue ? "overdue" : "due soon"): \(d.task.vehicle) \(d.task.name) (task \(d.task.id))")
             guard let hook = settings.daemon.hookOnServiceDue else { continue }
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: "/bin/sh")
-            p.arguments = ["-c", hook]
-            var env = ProcessInfo.processInfo.environment
-            env["LOGBOOK_EVENT"] = "service_due"
-            env["LOGBOOK_SERVICE_TASK"] = d.task.id
-            env["LOGBOOK_SERVICE_NAME"] = d.task.name
-            env["LOGBOOK_VEHICLE"] = d.task.vehicle
-            env["LOGBOOK_SERVICE_STATE"] = d.state.rawValue
-            env["LOGBOOK_SERVICE_DUE_AT"] = d.dueAt.map(ISO8601.format) ?? ""
-            env["LOGBOOK_SERVICE_DUE_KM"] = d.dueKm.map { NumberText.fixed($0, places: 0) } ?? ""
-            p.environment = env
-            do {
-                try p.run()
-                let deadline = Date().addingTimeInterval(settings.daemon.hookTimeout)
-                while p.isRunning, Date() < deadline { usleep(20_000) }
-                if p.isRunning { p.terminate() }
-            } catch {
-                IndexAccess.note("on_service_due hook did not start: \(error)")
-            }
+            HookRunner.run(hook, name: "on_service_due", environment: [
+                "LOGBOOK_EVENT": "service_due", "LOGBOOK_SERVICE_TASK": d.task.id, "LOGBOOK_SERVICE_NAME": d.task.name,
+                "LOGBOOK_VEHICLE": d.task.vehicle, "LOGBOOK_SERVICE_STATE": d.state.rawValue,
+                "LOGBOOK_SERVICE_DUE_AT": d.dueAt.map(ISO8601.format) ?? "",
+                "LOGBOOK_SERVICE_DUE_KM": d.dueKm.map { NumberText.fixed($0, places: 0) } ?? "",
+            ], timeout: settings.daemon.hookTimeout)
         }
     }
 
@@ -74,6 +64,7 @@ enum Dashboard {
     static func refresh(_ settings: ReaderSettings) throws -> String {
         let now = GarageAccess.wallClock()
         var due: [ServiceDue] = []
+        var unclassified: UnclassifiedTrips?
         let document = try IndexAccess.withIndex(settings) { index -> JSONValue in
             let garage = try GarageAccess.load(index, settings: settings, types: GarageAccess.withoutClassifications)
             func stats(_ name: String) throws -> GarageStats {
@@ -82,13 +73,15 @@ enum Dashboard {
                 return GarageStats(garage: garage, range: range, tripKm: km)
             }
             due = try ServiceCommand.due(index, garage, now: now)
+            unclassified = try GarageStore.unclassified(index, now: now)
             let made = DashboardDocument.make(
                 all: try stats("all"), month: try stats("month"), generatedAt: now, indexedThrough: try index.indexedPosition().sequence)
             guard case .object(let members) = made else { return made }
-            return .object(members + [("service", .array(due.map(\.json)))])
+            return .object(members + [("service", .array(due.map(\.json))), ("unclassified", unclassified?.json ?? .null)])
         }
         let path = path(settings)
         announceNewlyDue(due, previous: path, settings: settings)
+        if let unclassified { UnclassifiedHook.runIfDue(unclassified, settings: settings, now: now) }
         try? FileManager.default.createDirectory(atPath: settings.daemon.runtimeDirectory, withIntermediateDirectories: true)
         // 0644 exactly, whatever the umask: others read it (the web app), nobody else writes it.
         do {

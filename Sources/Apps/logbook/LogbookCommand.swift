@@ -9,7 +9,7 @@ struct LogbookCommand: AsyncParsableCommand {
         subcommands: [
             StatusCommand.self, WatchCommand.self, TripCommand.self, TripsCommand.self, ReindexCommand.self, VerifyCommand.self,
             UplinkCommand.self, VehiclesCommand.self, FuelCommand.self, OdometerCommand.self, StatsCommand.self, ReportCommand.self,
-            DashboardCommand.self, ServiceCommand.self, PlacesCommand.self, ImportCommand.self,
+            DashboardCommand.self, ServiceCommand.self, PlacesCommand.self, RulesCommand.self, RoutesCommand.self, ImportCommand.self,
         ]
     )
 

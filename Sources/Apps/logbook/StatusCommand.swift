@@ -3,6 +3,7 @@ import ArgumentParser
 import LogbookControl
 import Foundation
 import LogbookCore
+import LogbookGarage
 
 /// `logbook status [--json]`: the live state, once.
 struct StatusCommand: AsyncParsableCommand {
@@ -24,6 +25,7 @@ struct StatusCommand: AsyncParsableCommand {
                 do throws(ControlClient.Failure) {
                     let (doc, text) = try client.call(.object([("cmd", .string("status"))]))
                     print(json ? text : LiveStateFormatter.render(doc, age: LiveStateReader.age(of: doc)))
+                    if !json { printUnclassified() }
                     return
                 } catch .refused(let code, _) where code == "too_many_clients" {
                     // Fall back to the file below.
@@ -34,10 +36,26 @@ struct StatusCommand: AsyncParsableCommand {
             let (doc, text) = try LiveStateReader(runtimeDirectory: try paths.daemonPaths().runtimeDirectory).read()
             let age = LiveStateReader.age(of: doc)
             print(json ? text : LiveStateFormatter.render(doc, age: age))
+            if !json { printUnclassified() }
             if let age, age > Self.staleAfter {
                 throw CLIError.unavailable(String(format: "the live state is %.0f s old: logbookd is not running", age))
             }
         }
+    }
+}
+
+extension StatusCommand {
+    /// `Unclassified: 3 unclassified trips, the oldest (trip 4) 12 days old`, from
+    /// dashboard.json (rewritten after every trip end and classification), when there is one.
+    func printUnclassified() {
+        guard let dir = try? paths.daemonPaths().runtimeDirectory,
+            let data = FileManager.default.contents(atPath: dir + "/dashboard.json"), let doc = try? JSONValue.parse(Array(data)),
+            let waiting = doc["unclassified"], let count = waiting["count"]?.doubleValue
+        else { return }
+        guard count > 0 else { return print("Unclassified: every trip is classified") }
+        let age = waiting["oldest_age_s"]?.doubleValue.map(UnclassifiedTrips.age) ?? "?"
+        let oldest = waiting["oldest_trip"]?.doubleValue.map { String(Int($0)) } ?? "?"
+        print("Unclassified: \(Int(count)) trip\(count == 1 ? "" : "s"), the oldest (trip \(oldest)) \(age) old")
     }
 }
 

@@ -45,6 +45,8 @@ public struct EntryCommand: Sendable {
         EntryCommand("place.add", PlaceRecord.self, .add, subject: "place", required: ["lat", "lon"]),
         EntryCommand("place.amend", PlaceRecord.self, .amend, subject: "place"),
         EntryCommand("place.remove", PlaceRecord.self, .void, subject: "place", fields: reason),
+        EntryCommand("rule.add", RuleRecord.self, .add, subject: "rule", required: ["class"]),
+        EntryCommand("rule.remove", RuleRecord.self, .void, subject: "rule", fields: reason),
         EntryCommand("trip.classify", TripClassRecord.self, .add, subject: "trip", required: ["class"]),
         EntryCommand("trip.void", TripVoidRecord.self, .add, subject: "trip"),
         EntryCommand("trip.restore", TripVoidRecord.self, .void, subject: "trip", fields: reason),
@@ -131,6 +133,15 @@ public struct EntryCommand: Sendable {
         }
         if action == .add, type == TripAssignRecord.type, !has("vehicle"), !has("driver") {
             throw .bad("trip.assign needs vehicle and/or driver")
+        }
+        if action == .add, type == RuleRecord.type {
+            // The same checks as `[[rule]]`: conditions, weekday names, a possible window.
+            let record = try RuleRecord(json: .object(stored))
+            do {
+                _ = try ClassificationRule(name: "rule", record: record)
+            } catch {
+                throw .bad("\(error.field): \(error.message)")
+            }
         }
         if action == .add, [FuelRecord.type, OdometerRecord.type, ServiceDoneRecord.type].contains(type), !has("at") {
             stored.insert(("at", .string(ISO8601.format(now))), at: 1)

@@ -5,7 +5,7 @@ public enum EntryTypes {
     public static let all: [any EntryRecord.Type] = [
         VehicleRecord.self, FuelRecord.self, OdometerRecord.self, ServiceTaskRecord.self, ServiceDoneRecord.self,
         PlaceRecord.self, TripClassRecord.self, TripVoidRecord.self, TripAssignRecord.self, TripMergeRecord.self,
-        TripSplitRecord.self, PendingFillRecord.self,
+        TripSplitRecord.self, PendingFillRecord.self, RuleRecord.self,
     ]
 
     /// The record type stored as `type`.

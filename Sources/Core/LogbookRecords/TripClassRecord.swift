@@ -13,6 +13,7 @@ public struct TripClassRecord: EntryRecord {
         EntryField("purpose", .text(maxLength: 200)),
         EntryField("partner", .text(maxLength: 200)),
         EntryField("destination", .text(maxLength: 200)),
+        EntryField("rule", .id),
     ]
 
     /// `business`, `private` or `commute`.
@@ -20,16 +21,20 @@ public struct TripClassRecord: EntryRecord {
     public var purpose: String?
     public var partner: String?
     public var destination: String?
+    /// The classification rule that made it (origin `rule`); nil for a person's.
+    public var rule: String?
 
-    public init(tripClass: String, purpose: String? = nil, partner: String? = nil, destination: String? = nil) {
+    public init(tripClass: String, purpose: String? = nil, partner: String? = nil, destination: String? = nil, rule: String? = nil) {
         self.tripClass = tripClass
         self.purpose = purpose
         self.partner = partner
         self.destination = destination
+        self.rule = rule
     }
 
     public init(fields f: FieldReader) throws(EntryProblem) {
-        self.init(tripClass: try f.requiredString("class"), purpose: f.string("purpose"), partner: f.string("partner"), destination: f.string("destination"))
+        self.init(tripClass: try f.requiredString("class"), purpose: f.string("purpose"), partner: f.string("partner"), destination: f.string("destination"),
+            rule: f.string("rule"))
     }
 
     public var fields: JSONValue {
@@ -38,6 +43,7 @@ public struct TripClassRecord: EntryRecord {
         w.set("purpose", purpose)
         w.set("partner", partner)
         w.set("destination", destination)
+        w.set("rule", rule)
         return w.json
     }
 }

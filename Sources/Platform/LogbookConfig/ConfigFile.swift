@@ -50,7 +50,7 @@ package enum ConfigTables {
     /// Read by the daemon.
     package static let daemon: Set<String> = [
         "gpsd", "state_dir", "runtime_dir", "log_level", "live", "journal", "control", "hooks", "shutdown",
-        "trip", "vehicle", "source", "privacy_zone", "power",
+        "trip", "vehicle", "source", "privacy_zone", "power", "rule",
     ]
     /// Read by the readers of the record (`logbook`, `logbook-web`): where the index is, units.
     package static let readers: Set<String> = ["index", "units", "places"]

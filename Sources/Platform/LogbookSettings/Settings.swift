@@ -38,6 +38,9 @@ public struct Settings: Sendable {
     public var vehicles: [ConfiguredVehicle] = []
     /// `[[source]]` entries: what starts and stops trips.
     public var sources: [SourceConfiguration] = []
+    /// `[[rule]]` entries: classification rules, in order (the first match wins), before
+    /// those `logbook rules add` journaled.
+    public var rules: [ClassificationRule] = []
     /// Trip detection (`[trip]`), docs/architecture.md defaults.
     public var trip = TripEngineConfiguration()
     /// `[trip] trust_system_clock`: once the kernel reports the system clock synchronised
@@ -53,6 +56,9 @@ public struct Settings: Sendable {
     /// `[hooks] on_service_due`: run by `logbook dashboard refresh` when a service task
     /// becomes due (logbookd runs that refresh after trip ends and garage writes).
     public var hookOnServiceDue: String?
+    /// `[hooks] on_unclassified`: run by `logbook dashboard refresh` when trips wait for a
+    /// classification, at most once a day.
+    public var hookOnUnclassified: String?
     /// `[hooks] on_fault_code`: an OBD source read a new trouble code or found one cleared.
     public var hookOnFaultCode: String?
     /// `[hooks] on_low_battery`: the battery voltage fell below an OBD source's `low_battery_v`
@@ -164,6 +170,7 @@ public struct Settings: Sendable {
         hookOnTripEnd = try r.string("hooks.on_trip_end")
         hookOnServiceDue = try r.string("hooks.on_service_due")
         hookOnFaultCode = try r.string("hooks.on_fault_code")
+        hookOnUnclassified = try r.string("hooks.on_unclassified")
         hookOnLowBattery = try r.string("hooks.on_low_battery")
         if let d = try r.double("hooks.timeout_s", in: 0.1...3600) { hookTimeout = d }
         if let b = try r.bool("shutdown.logind_inhibitor") { logindInhibitor = b }
@@ -175,6 +182,7 @@ public struct Settings: Sendable {
         try readVehiclesAndSources(&r)
         try readTripSettings(&r)
         try readPrivacyZones(&r)
+        try readRules(&r)
     }
 
     private mutating func apply(_ o: Overrides) throws(ConfigError) {

@@ -66,8 +66,8 @@ extension Garage {
             _ = try openPendingFill(entry.subject)
         case (ServiceTaskRecord.type, _), (ServiceDoneRecord.type, _):
             try checkService(entry)
-        case (PlaceRecord.type, _):
-            break  // named places are not garage state: `logbook places` checks them against the index
+        case (PlaceRecord.type, _), (RuleRecord.type, _):
+            break  // named places and rules are not garage state: `logbook places`/`rules` check them against the index
         case (let type, _) where type.hasPrefix("trip."):
             try checkTripEntry(entry, trips: trips)
         default:

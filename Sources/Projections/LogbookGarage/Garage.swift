@@ -51,6 +51,11 @@ public struct Garage: Sendable {
                 return otherIgnored.append(recorded)
             }
             let id = TripID(n)
+            // A person's classification always wins: a rule's entry that lands after one (a
+            // rule applied while a person classified) changes nothing.
+            if e.origin == EntryOrigin.rule, let now = classifications[id], now.origin != EntryOrigin.rule {
+                return otherIgnored.append(recorded)
+            }
             classifications[id] = TripClassification(trip: id, record: c, history: (classifications[id]?.history ?? []) + [recorded])
         default:
             otherIgnored.append(recorded)

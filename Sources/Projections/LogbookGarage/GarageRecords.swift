@@ -94,4 +94,8 @@ public struct TripClassification: Sendable, Hashable {
     public var changed: Bool { history.count > 1 }
     /// Who classified it last (`cli`, `web`, `rule`, …).
     public var origin: String? { history.last?.entry.origin }
+    /// The rule that classified it, when a rule did (origin `rule`).
+    public var rule: String? { origin == EntryOrigin.rule ? record.rule : nil }
+    /// `person` or `rule NAME`: the report's "classified by".
+    public var classifiedBy: String { rule.map { "rule \($0)" } ?? (origin == EntryOrigin.rule ? "rule" : "person") }
 }

@@ -8,7 +8,7 @@ extension MileageReport {
     public static let csvHeader = [
         "trip", "date", "start_utc", "end_utc", "vehicle", "start_odometer_km", "end_odometer_km", "odometer_source",
         "start_place", "end_place", "distance_km", "class", "purpose", "partner", "destination", "business_km",
-        "private_km", "commute_km", "classified_at", "changed", "driver", "status", "changes_after_trip", "late", "origin",
+        "private_km", "commute_km", "classified_at", "changed", "driver", "status", "changes_after_trip", "late", "origin", "classified_by",
     ]
 
     /// Header, one row per trip, then `#`-rows: totals per class and per month, the journal's
@@ -29,6 +29,7 @@ extension MileageReport {
                 Self.place(r.trip.startPlace, r.trip.start), Self.place(r.trip.endPlace, r.trip.end), Self.km(r.km), r.tripClass,
                 c?.purpose ?? "", c?.partner ?? "", c?.destination ?? "", perClass("business"), perClass("private"), perClass("commute"),
                 classifiedAt, changed, r.driver ?? "", r.status, String(r.changes.count), r.late ? "yes" : "", r.trip.imported ? "reconstructed (\(r.trip.startReason))" : "recorded",
+                c?.classifiedBy ?? "",
             ]
             out += fields.map(Self.csvField).joined(separator: ",") + "\n"
         }

@@ -47,7 +47,7 @@ extension MileageReport {
             out += "<td>\(Self.escape(Self.place(r.trip.startPlace, r.trip.start)))</td><td>\(Self.escape(Self.place(r.trip.endPlace, r.trip.end)))</td>"
             out += "<td class=\"n\">\(Self.km(r.km))</td><td>\(r.tripClass)</td>"
             out += [c?.purpose, c?.partner, c?.destination].map { "<td>\(Self.escape($0 ?? ""))</td>" }.joined()
-            out += "<td>\(changed)\(Self.escape(c?.classifiedAt.map { ISO8601.format($0) } ?? ""))</td>"
+            out += "<td>\(changed)\(Self.escape(c?.classifiedAt.map { ISO8601.format($0) } ?? ""))\(Self.escape(c.map { " by " + $0.classifiedBy } ?? ""))</td>"
             let status = r.trip.voided ? "void: \(r.trip.voidReason ?? "")" : r.status
             out += "<td>\(Self.escape(r.driver ?? ""))</td><td class=\"status\">\(Self.escape(status))\(r.late ? " <span class=\"late\">late change</span>" : "")</td>"
             out += r.trip.imported ? "<td class=\"imported\">reconstructed (\(Self.escape(r.trip.startReason)))</td></tr>\n" : "<td>recorded</td></tr>\n"

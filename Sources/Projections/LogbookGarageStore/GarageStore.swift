@@ -101,3 +101,16 @@ extension RecordedEntry {
 
 /// The index answers the checks of trip corrections.
 extension TripIndex: TripLookup {}
+
+extension GarageStore {
+    /// The trips still waiting for a classification, as of `now`.
+    public static func unclassified(_ index: TripIndex, now: GPSTime) throws -> UnclassifiedTrips {
+        var classified: Set<TripID> = []
+        try index.forEachEntry(type: TripClassRecord.type) { e in
+            if e.entry.action != .void, let n = UInt64(e.entry.subject) { classified.insert(TripID(n)) }
+            return true
+        }
+        let trips = try index.trips(matching: TripQuery(includeDiscarded: false, includeVoided: false))
+        return UnclassifiedTrips(trips: trips, classified: classified, now: now)
+    }
+}

@@ -83,6 +83,20 @@ extension OpenAPIDocument {
           "401": {"$ref": "#/components/responses/Unauthorized"}, "429": {"$ref": "#/components/responses/TooMany"},
           "503": {"$ref": "#/components/responses/Unavailable"}}}
     },
+    "/api/routes": {
+      "get": {"summary": "The routes driven: kept trips grouped by named start and end, most driven first (as `logbook routes --json`).",
+        "parameters": [{"name": "vehicle", "in": "query", "required": false, "schema": {"type": "string"}}],
+        "responses": {"200": {"description": "Routes.", "content": {"application/json": {"schema": {"type": "object", "required": ["routes", "unnamed_trips"],
+          "properties": {"unnamed_trips": {"type": "integer", "minimum": 0}, "routes": {"type": "array", "items": {"type": "object",
+            "required": ["from", "to", "count", "median_distance_m", "median_duration_s", "fastest", "slowest", "last_driven", "trips"],
+            "properties": {"from": {"type": "string"}, "to": {"type": "string"}, "count": {"type": "integer", "minimum": 1},
+              "median_distance_m": {"type": "number"}, "median_duration_s": {"type": "number"},
+              "fastest": {"type": "object", "properties": {"trip": {"type": "integer"}, "duration_s": {"type": "number"}}},
+              "slowest": {"type": "object", "properties": {"trip": {"type": "integer"}, "duration_s": {"type": "number"}}},
+              "last_driven": {"type": "string", "nullable": true}, "trips": {"type": "array", "items": {"type": "integer"}}}}}}}}}},
+          "401": {"$ref": "#/components/responses/Unauthorized"}, "429": {"$ref": "#/components/responses/TooMany"},
+          "503": {"$ref": "#/components/responses/Unavailable"}}}
+    },
     "/api/trips/{id}/history": {
       "get": {"summary": "Every change of a trip, oldest first: classifications and corrections, its merge into another or its split from one (as `logbook trips show ID --history --json`).",
         "parameters": [{"$ref": "#/components/parameters/TripID"}],

@@ -12,6 +12,16 @@ struct DashboardPage {
 
     static let rangeTitles = [("week", "7 days"), ("month", "30 days"), ("3months", "3 months"), ("year", "Year"), ("all", "All")]
 
+    /// How many trips wait for a classification and the oldest one's age, linked to it.
+    var unclassifiedLine: String {
+        guard let u = view.unclassified else { return "" }
+        guard u.count > 0, let oldest = u.oldest, let age = u.oldestAge else {
+            return "<p class=\"muted small\" id=\"unclassified\">Every trip is classified.</p>"
+        }
+        let trips = "\(u.count) unclassified trip\(u.count == 1 ? "" : "s")"
+        return "<p class=\"notice\" id=\"unclassified\">\(trips), the oldest (<a href=\"/trips/\(oldest)\">trip \(oldest)</a>) \(HTML.escape(UnclassifiedTrips.age(age))) old.</p>"
+    }
+
     func render() -> String {
         let s = view.stats
         var chips = ""
@@ -28,6 +38,7 @@ struct DashboardPage {
             <section class="card">
             <h1>Dashboard</h1>
             <p class="muted">\(scope)</p>
+            \(unclassifiedLine)
             <nav class="chips" aria-label="Range">\(chips)</nav>
             <dl class="stats" id="kpis">
             <div><dt>Distance</dt><dd id="kpi-distance">\(HTML.escape(format.distanceText(s.distanceKm * 1000)))</dd></div>

@@ -20,6 +20,8 @@ struct TripPage {
         var history: [RecordedEntry]
         /// The next trip of the same vehicle: the one a merge would join.
         var next: TripOverview?
+        /// Its route's named ends (the Routes view), when both are named.
+        var route: (from: String, to: String)? = nil
     }
 
     var facts: Facts
@@ -51,6 +53,10 @@ struct TripPage {
         var ended = "not yet"
         if let r = t.endReason { ended = HTML.escape(TripText.reason(r)) }
         let driver = HTML.escape(registry.driver(of: t) ?? "–")
+        var routeLine = ""
+        if let r = facts.route {
+            routeLine = "Route: <a id=\"route-link\" href=\"\(HTML.escape(RoutesPage.link(from: r.from, to: r.to)))\">\(HTML.escape(r.from)) → \(HTML.escape(r.to))</a><br>"
+        }
         return """
             <section class="card">
             <h1>\(title)\(TripPages.tags(t))</h1>
@@ -66,6 +72,7 @@ struct TripPage {
             <p>Started: <span id="start-reason">\(started)</span><br>
             Ended: <span id="end-reason">\(ended)</span><br>
             Driver: <span id="driver">\(driver)</span><br>
+            \(routeLine)
             \(t.pointCount) points · without a fix: \(gaps.count) gaps, \(bridged) bridged</p>
             </section>
             <section class="card picture">
@@ -173,7 +180,8 @@ extension WebApp {
                 <section class="card"><h2>History</h2>\(FormHTML.history(history))</section>
                 """
             return page("Trip \(id)", active: "/trips", context: context, body: body)
-        case .trip(let facts):
+        case .trip(var facts):
+            facts.route = try await routeEnds(of: facts.trip)
             var text = done.flatMap { TripCorrectionForms.notices[$0] }
             if done == "split" { text = "Trip split: the second part is trip \(newTrip.flatMap { UInt64($0) }.map(String.init) ?? "?")." }
             let page = TripPage(facts: facts, units: units, registry: registry, failure: failure, notice: text.map { PageNotice(good: true, text: $0) })

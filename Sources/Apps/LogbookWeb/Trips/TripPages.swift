@@ -41,6 +41,7 @@ struct TripPages {
         return """
             <section class="card">
             <h1>Trips</h1>
+            <p><a href="/routes" id="routes-link">Routes you drive</a></p>
             \(notice)
             <form method="get" action="/trips" class="filters">
             <div class="wide"><label for="vehicle">Vehicle</label><select id="vehicle" name="vehicle">\(options)</select></div>
