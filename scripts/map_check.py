@@ -165,6 +165,30 @@ def trip(driver, base, tiles, shots):
     return trip_id
 
 
+def share(driver, base, trip_id):
+    wait = waiting(driver, 30)
+    driver.get(f"{base}/trips/{trip_id}")
+    button = wait.until(lambda d: d.find_element(By.ID, "share") if d.find_element(By.ID, "share").is_displayed() else None)
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
+    button.click()
+    wait.until(lambda d: d.find_element(By.ID, "share-status").text)
+    said = driver.find_element(By.ID, "share-status").text
+    if "GPX downloaded" not in said and said != "Shared.":
+        fail("share", f"the Share button said {said!r}")
+    print(f"web-maps: share: ok headless Chromium cannot share files, so Share fell back: \"{said}\"", flush=True)
+
+
+def dashboard(driver, base, expect):
+    wait = waiting(driver, 30)
+    driver.get(base + "/dashboard?range=all")
+    wait.until(lambda d: d.find_element(By.ID, "price-trend"))
+    points = len(driver.find_elements(By.CSS_SELECTOR, "#price-chart circle.point"))
+    text = driver.find_element(By.ID, "price-trend").text
+    if points != expect or "EUR" not in text:
+        fail("price-trend", f"{points} points (want {expect}), {text!r}")
+    print(f"web-maps: price-trend: ok the dashboard plots {points} fill-ups' price per litre: {text}", flush=True)
+
+
 def offline(driver, base, tiles, trip_id, shots):
     tiles.stop()
     wait = waiting(driver, 30)
@@ -201,6 +225,7 @@ def main():
     p.add_argument("--shots", required=True)
     p.add_argument("--log", required=True)
     p.add_argument("--stations", type=int, default=3)
+    p.add_argument("--fills", type=int, default=4, help="fill-ups typed before (the price trend's points)")
     a = p.parse_args()
     tiles = TileServer()
     proc, base = start_web(a.web, a.config, tiles.template, a.log)
@@ -209,6 +234,8 @@ def main():
         live(driver, base)
         trip_id = trip(driver, base, tiles, a.shots)
         stations(driver, base, a.shots, a.stations)
+        share(driver, base, trip_id)
+        dashboard(driver, base, a.fills)
         offline(driver, base, tiles, trip_id, a.shots)
     finally:
         driver.quit()

@@ -90,3 +90,18 @@ import Testing
         #expect(features.first?["properties"]?["links"]?["geo"]?.stringValue?.hasPrefix("geo:48.201050,11.601450") == true)
     }
 }
+
+/// The dashboard's price per litre trend on the same fixture: per currency, oldest first.
+@Suite struct PriceTrendTests {
+    @Test func eachCurrencyItsOwnSeriesVoidedLeftOut() throws {
+        let series = PriceTrend.series(try FuelStationsTests.garage().fuelLogs)
+        #expect(series.map(\.currency) == ["EUR", "CHF"])
+        let eur = series[0]
+        // 72/40, 76.5/45, 63.35/35, 70/40, 55.2/30, 90/50, 18.5/10, 36/20 (the 999 EUR one is void).
+        #expect(eur.points.map { ($0.perLitre * 10_000).rounded() / 10_000 } == [1.8, 1.7, 1.81, 1.75, 1.84, 1.8, 1.85, 1.8])
+        #expect(eur.low == 1.7 && abs(eur.high - 1.85) < 1e-9 && abs(eur.change) < 1e-9)
+        #expect(series[1].points.count == 1 && series[1].points[0].perLitre == 1.9)
+        let since = PriceTrend.series(try FuelStationsTests.garage().fuelLogs, since: GPSTime(seconds: 1_772_000_000))  // 2026-02-25
+        #expect(since.first?.points.count == 4 && abs((since.first?.change ?? 0) - (1.8 / 1.84 - 1)) < 1e-9)
+    }
+}

@@ -73,7 +73,7 @@ lb=("$bin/logbook" --config "$work/logbookd.toml")
 "${lb[@]}" fuel add --vehicle golf --at 2026-03-25T10:00:00Z --odometer 2500 --litres 50 --price 90 --currency EUR \
     --station "Esso Ingolstädter Str." --lat 48.201 --lon 11.6015 >/dev/null
 
-"$py" scripts/map_check.py --web "$bin/logbook-web" --config "$work/logbookd.toml" --shots "$shots" --log "$work/web.log" --stations 3
+"$py" scripts/map_check.py --web "$bin/logbook-web" --config "$work/logbookd.toml" --shots "$shots" --log "$work/web.log" --stations 3 --fills 4
 if grep -E " (error|critical) " "$work/web.log" >/dev/null; then
     echo "web-maps: FAIL the server logged an error:"; grep -m5 -E "error" "$work/web.log"; exit 1
 fi

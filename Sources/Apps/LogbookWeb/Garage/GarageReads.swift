@@ -8,6 +8,8 @@ internal import LogbookStore
 struct DashboardView: Sendable {
     var stats: GarageStats
     var service: [ServiceDue]
+    /// Price per litre per currency over the range (``PriceTrend``).
+    var prices: [PriceTrend.Series] = []
 }
 
 /// What the Garage shows: vehicles, the newest fuel logs and the service tasks.
@@ -31,7 +33,9 @@ extension WebApp {
             if let vehicle, garage.vehicle(vehicle) == nil { throw APIError.notFound("no vehicle \"\(vehicle)\"") }
             let stats = try GarageStore.stats(index, garage: garage, range: range, vehicle: vehicle)
             let due = try GarageStore.serviceDue(index, garage: garage, now: GPSClock.now())
-            return DashboardView(stats: stats, service: due.filter { vehicle == nil || $0.task.vehicle == vehicle })
+            return DashboardView(
+                stats: stats, service: due.filter { vehicle == nil || $0.task.vehicle == vehicle },
+                prices: PriceTrend.series(garage.fuelLogs, since: range.since, vehicle: vehicle))
         }
     }
 
