@@ -7,9 +7,11 @@ server this script starts on loopback (scripts/tile_server.py draws them):
   trip      the trip page requests tiles only around the trip, at the zoom that frames it; the
             route is drawn in the speed colours; hovering the speed chart marks that moment on
             the map;
+  slow      tiles answered after 20 s delay neither the page nor its route (notice at 2 s);
   offline   with the tile server stopped, the route and flags are drawn and the page says the
             tiles are offline, within 2 s;
-  stations  the Stations page pins every station and lists them with navigation links.
+  stations  the Stations page pins every station and lists them with navigation links;
+  share     the trip's Share button (headless: copy + GPX download); the dashboard's price trend.
 
 It starts logbook-web itself (--web BINARY --config FILE): the config gets [web] map_tiles
 naming the tile server. One line per check: "web-maps: <check>: ok …"; exit 1 on a failure.
@@ -189,6 +191,21 @@ def dashboard(driver, base, expect):
     print(f"web-maps: price-trend: ok the dashboard plots {points} fill-ups' price per litre: {text}", flush=True)
 
 
+def slow(driver, base, tiles, trip_id):
+    """Tiles that take 20 s each delay neither the page nor its route."""
+    tiles.delay = 20.0
+    wait = waiting(driver, 30)
+    t0 = time.monotonic()
+    driver.get(f"{base}/trips/{trip_id}")
+    loaded = time.monotonic() - t0
+    wait.until(lambda d: data(d, "trip-map").get("tilesState") == "offline" and data(d, "trip-map").get("drawn"))
+    d = data(driver, "trip-map")
+    if loaded > 2 or int(d["drawn"]) > 2000 or not 1900 <= int(d["offlineAt"]) <= 3500:
+        fail("slow-tiles", f"page loaded in {loaded:.1f} s, route at {d['drawn']} ms, offline notice at {d['offlineAt']} ms")
+    print(f"web-maps: slow-tiles: ok tiles answering after 20 s: the page loaded in {loaded:.1f} s, the route was drawn at "
+          f"{d['drawn']} ms, the offline notice came at {d['offlineAt']} ms (the 2 s rule)", flush=True)
+
+
 def offline(driver, base, tiles, trip_id, shots):
     tiles.stop()
     wait = waiting(driver, 30)
@@ -236,6 +253,7 @@ def main():
         stations(driver, base, a.shots, a.stations)
         share(driver, base, trip_id)
         dashboard(driver, base, a.fills)
+        slow(driver, base, tiles, trip_id)
         offline(driver, base, tiles, trip_id, a.shots)
     finally:
         driver.quit()

@@ -5,6 +5,7 @@ every request, and can be stopped while a page is open (the maps' offline view).
 import http.server
 import struct
 import threading
+import time
 import zlib
 
 
@@ -29,6 +30,7 @@ class TileServer:
 
     def __init__(self):
         self.requests = []
+        self.delay = 0.0  # seconds each tile waits before its answer (a slow server)
         self.lock = threading.Lock()
         self.cache = {}
         owner = self
@@ -41,6 +43,8 @@ class TileServer:
                 except (IndexError, ValueError):
                     self.send_error(404)
                     return
+                if owner.delay:
+                    time.sleep(owner.delay)
                 with owner.lock:
                     owner.requests.append((z, x, y))
                     body = owner.cache.get((x + y) % 2) or tile(z, x, y)
