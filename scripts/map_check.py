@@ -92,10 +92,16 @@ def live(driver, base):
     now = data(driver, "live-map")
     b = (float(now["lat"]), float(now["lon"]))
     markers = driver.execute_script("return document.querySelectorAll('#live-map path.leaflet-interactive').length")
-    if markers < 1:
-        fail("live", "no marker drawn on the live map")
+    if markers < 2:
+        fail("live", f"{markers} shapes on the live map (want the car and the trip so far)")
+    try:
+        wait.until(lambda d: int(data(d, "live-map").get("trailPoints", "0")) > int(now["updates"]))
+    except Exception:
+        trips = get_json(base + "/api/trips?limit=2")
+        fail("live", f"the trip so far was not drawn: {data(driver, 'live-map')}, trips {str(trips)[:300]}")
+    trail = int(data(driver, "live-map")["trailPoints"])
     print(f"web-maps: live: ok the car's marker moved {metres(a, b):.0f} m over {int(now['updates']) - int(first['updates'])} "
-          "live updates (SSE, no reload)", flush=True)
+          f"live updates (SSE, no reload); the trip so far drawn with {trail} points (recorded before the page opened, then live)", flush=True)
 
 
 def trip(driver, base, tiles, shots):

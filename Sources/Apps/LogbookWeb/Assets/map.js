@@ -156,8 +156,27 @@
         car.setLatLng(here);
         if (!map.getBounds().pad(-0.2).contains(here)) map.panTo(here);
       }
-      if (id !== tripId) { if (trail) trail.remove(); trail = id ? L.polyline([], { color: "#58a6ff", weight: 4 }).addTo(map) : null; tripId = id; }
-      if (trail) trail.addLatLng(here);
+      if (id !== tripId) {
+        if (trail) trail.remove();
+        trail = id ? L.polyline([], { color: "#58a6ff", weight: 4 }).addTo(map) : null;
+        tripId = id;
+        // The trip so far: what was recorded before this page opened, then each update.
+        // (A trip just started may not be in the index yet: asked again every 2 s, 10 times.)
+        const mine = trail;
+        const seed = (tries) => {
+          fetch("/api/trips/" + id + "/track", { credentials: "same-origin" }).then((r) => {
+            if (!r.ok) throw new Error(r.status);
+            return r.json();
+          }).then((track) => {
+            if (mine !== trail) return;
+            const before = (track.points || []).map((p) => [p[1], p[2]]);
+            mine.setLatLngs(before.concat(mine.getLatLngs()));
+            liveMap.dataset.trailPoints = String(mine.getLatLngs().length);
+          }).catch(() => { if (tries > 1 && mine === trail) setTimeout(() => seed(tries - 1), 2000); });
+        };
+        if (id) seed(10);
+      }
+      if (trail) { trail.addLatLng(here); liveMap.dataset.trailPoints = String(trail.getLatLngs().length); }
       updates += 1;
       liveMap.dataset.lat = String(gps.lat); liveMap.dataset.lon = String(gps.lon); liveMap.dataset.updates = String(updates);
     });
