@@ -28,6 +28,8 @@ packages=(
     libxml2-utils gpsbabel chromium
     # web (issue 10): Selenium drives Debian's chromium through its chromedriver; curl in the test step
     chromium-driver curl
+    # maps (issue 24): logbook-web serves Leaflet from Debian's package (a Depends: of the .deb)
+    libjs-leaflet
     # import and interop (issue 26): gpsbabel makes GPX from the NMEA logs (above), gpxpy
     # counts their points independently, jsonschema checks OwnTracks messages against the schema
     python3-gpxpy python3-jsonschema

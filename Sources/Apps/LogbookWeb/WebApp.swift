@@ -20,6 +20,8 @@ package struct WebApp: Sendable {
     package let shelf: TripShelf
     package let places: PlaceBundleCache
     package let registry: RegistryCache
+    /// Leaflet from `libjs-leaflet`, read at start (``LeafletFiles``).
+    let leaflet: LeafletFiles
     /// Connections open per client address (``ConnectionGuard``).
     let connections = ConnectionGuard.Registry()
 
@@ -45,6 +47,8 @@ package struct WebApp: Sendable {
             path: configuration.indexPath, journalDirectory: configuration.journalDirectory, maxBridgedGap: configuration.maxBridgedGap)
         self.places = PlaceBundleCache(directory: configuration.placesBundle, logger: logger)
         self.registry = RegistryCache()
+        self.leaflet = LeafletFiles(directory: configuration.leafletDirectory)
+        if !leaflet.installed { logger.warning("web: no Leaflet in \(configuration.leafletDirectory) (install libjs-leaflet): the maps are off") }
     }
 
     /// The authentication middleware for this app.
@@ -58,7 +62,10 @@ package struct WebApp: Sendable {
         let router = Router(context: WebContext.self)
         router.add(middleware: ErrorMiddleware(logger: logger))
         router.add(middleware: auth)
+        router.add(middleware: MapPolicyMiddleware(tileOrigin: configuration.mapTiles.origin))
         addAssetRoutes(to: router)
+        addLeafletRoutes(to: router)
+        addMapRoutes(to: router)
         addSessionRoutes(to: router)
         addLiveRoutes(to: router)
         addLivePage(to: router)

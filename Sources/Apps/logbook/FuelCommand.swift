@@ -9,7 +9,7 @@ struct FuelCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fuel", abstract: "Fuel logs: add, list, amend and void fill-ups; complete or dismiss the OBD adapter's pending ones.",
         subcommands: [
-            FuelAddCommand.self, FuelListCommand.self, FuelAmendCommand.self, FuelVoidCommand.self, FuelImportCommand.self,
+            FuelAddCommand.self, FuelListCommand.self, FuelStationsCommand.self, FuelAmendCommand.self, FuelVoidCommand.self, FuelImportCommand.self,
             FuelPendingCommand.self, FuelCompleteCommand.self, FuelDismissCommand.self,
         ])
 }
@@ -44,9 +44,31 @@ struct FuelAddCommand: AsyncParsableCommand {
     @Flag(help: "A fill before this one was not logged.") var missed = false
     @Flag(help: "Print the reply as JSON.") var json = false
 
+    @Flag(name: .customLong("no-position"), help: "Record no position (else the car's: its live fix, or where its last trip ended).")
+    var noPosition = false
+
     func run() async throws {
         try await withExitCodes {
-            try await GarageAccess.writeAndReport("fuel.add", fields.fields(full: !partial, missed: missed), paths: paths, json: json) { w in "Fuel log \(w.entry.subject) added" }
+            let settings = try ReaderSettings.load(paths)
+            var request = fields.fields(full: !partial, missed: missed)
+            var used: CarPosition?
+            if fields.lat == nil, fields.lon == nil, !noPosition {
+                let at = try fields.at.map { text throws -> GPSTime in
+                    guard let t = ISO8601.parse(text) else { throw CLIError.usage("at: expected an ISO 8601 time, got \"\(text)\"") }
+                    return t
+                }
+                used = try CarPosition.find(settings, vehicle: fields.vehicle, at: at)
+                if let used {
+                    request = request.map { $0.0 == "lat" ? ("lat", .number(used.latitude)) : $0.0 == "lon" ? ("lon", .number(used.longitude)) : $0 }
+                }
+            }
+            let w = try await GarageAccess.write("fuel.add", request, settings: settings, paths: paths)
+            let asked = fields.lat == nil && fields.lon == nil && !noPosition
+            let position = used.map { "Position \($0.coordinates) from \($0.description)." }
+                ?? (asked ? "No position: logbookd has no recent fix and no trip had ended by then." : nil)
+            if json, let position { IndexAccess.note(position) }
+            GarageAccess.report(w, json: json, what: "Fuel log \(w.entry.subject) added")
+            if !json, let position { print(position) }
         }
     }
 }

@@ -119,6 +119,11 @@ enum TripShowView {
         members.append(("start_explained", .string(explain.start(t.startReason))))
         members.append(("end_explained", .string(explain.end(t.endReason))))
         members.append(("gaps", .array(gaps.map(TripProperties.gap))))
+        // Hand-off to a navigation app: where the trip started and ended.
+        members.append(("links", .object([
+            ("start", t.start.map { MapLinks(latitude: $0.latitude, longitude: $0.longitude, label: t.startPlace).json } ?? .null),
+            ("end", t.end.map { MapLinks(latitude: $0.latitude, longitude: $0.longitude, label: t.endPlace).json } ?? .null),
+        ])))
         members.append(("summary", .string(TripFormat(units: settings.units).shareSummary(t, vehicle: settings.vehicle(t.vehicleID)))))
         return members
     }

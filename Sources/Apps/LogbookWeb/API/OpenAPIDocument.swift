@@ -213,6 +213,17 @@ enum OpenAPIDocument {
           "404": {"$ref": "#/components/responses/NotFound"}, "429": {"$ref": "#/components/responses/TooMany"},
           "503": {"$ref": "#/components/responses/Unavailable"}}}
     },
+    "/api/trips/{id}/track": {
+      "get": {"summary": "The trip's route for the map: per point t_s, lat, lon, speed_mps and its colour band; the band colours; start and end with navigation links.", "parameters": [{"$ref": "#/components/parameters/TripID"}],
+        "responses": {"200": {"description": "The route.", "content": {"application/json": {"schema": {"type": "object",
+            "required": ["id", "max_speed_mps", "colors", "fields", "points", "start", "end"],
+            "properties": {"id": {"type": "string"}, "max_speed_mps": {"type": "number"}, "colors": {"type": "array", "items": {"type": "string"}},
+              "fields": {"type": "array", "items": {"type": "string"}}, "points": {"type": "array", "items": {"type": "array", "items": {"type": "number"}}},
+              "start": {"type": "object", "nullable": true}, "end": {"type": "object", "nullable": true}}}}}},
+          "400": {"$ref": "#/components/responses/BadRequest"}, "401": {"$ref": "#/components/responses/Unauthorized"},
+          "404": {"$ref": "#/components/responses/NotFound"}, "429": {"$ref": "#/components/responses/TooMany"},
+          "503": {"$ref": "#/components/responses/Unavailable"}}}
+    },
     "/api/trips/{id}/export": {
       "get": {"summary": "The trip as GPX 1.1, GeoJSON or CSV (a download).",
         "parameters": [{"$ref": "#/components/parameters/TripID"},
@@ -253,6 +264,16 @@ enum OpenAPIDocument {
         ],
         "responses": {"200": {"description": "Fuel logs.", "content": {"application/json": {"schema": {"type": "object", "required": ["fuel_logs"],
           "properties": {"fuel_logs": {"type": "array", "items": {"$ref": "#/components/schemas/FuelLog"}}}}}}},
+          "400": {"$ref": "#/components/responses/BadRequest"}, "401": {"$ref": "#/components/responses/Unauthorized"},
+          "404": {"$ref": "#/components/responses/NotFound"}, "429": {"$ref": "#/components/responses/TooMany"},
+          "503": {"$ref": "#/components/responses/Unavailable"}}}
+    },
+    "/api/fuel/stations": {
+      "get": {"summary": "Stations refuelled at (logbook fuel stations --json): de-duplicated, nearest to the car first, with navigation links.",
+        "parameters": [{"name": "vehicle", "in": "query", "schema": {"type": "string"}}],
+        "responses": {"200": {"description": "The stations.", "content": {"application/json": {"schema": {"type": "object", "required": ["from", "stations", "unplaced"],
+          "properties": {"from": {"type": "object", "nullable": true}, "unplaced": {"type": "integer"},
+            "stations": {"type": "array", "items": {"type": "object", "required": ["lat", "lon", "visits", "litres", "price_per_litre", "links"]}}}}}}},
           "400": {"$ref": "#/components/responses/BadRequest"}, "401": {"$ref": "#/components/responses/Unauthorized"},
           "404": {"$ref": "#/components/responses/NotFound"}, "429": {"$ref": "#/components/responses/TooMany"},
           "503": {"$ref": "#/components/responses/Unavailable"}}}

@@ -65,6 +65,47 @@
     });
   });
 
+  // Share on the trip page: the Web Share API with the summary and the GPX file where the
+  // phone can share files; else the summary to the clipboard and the GPX as a download.
+  const share = document.getElementById("share");
+  if (share) {
+    share.hidden = false;
+    share.addEventListener("click", async () => {
+      const text = document.getElementById("summary").textContent;
+      const said = document.getElementById("share-status");
+      try {
+        const blob = await (await fetch(share.dataset.gpx, { credentials: "same-origin" })).blob();
+        const file = new File([blob], share.dataset.name, { type: "application/gpx+xml" });
+        if (navigator.canShare && navigator.canShare({ files: [file] })) {
+          await navigator.share({ text: text, files: [file] });
+          said.textContent = "Shared.";
+          return;
+        }
+        let copied = false;
+        if (navigator.clipboard && window.isSecureContext) {
+          try { await navigator.clipboard.writeText(text); copied = true; } catch (e) { copied = false; }
+        }
+        if (!copied) {
+          const area = document.createElement("textarea");
+          area.value = text;
+          document.body.append(area);
+          area.select();
+          copied = document.execCommand("copy");
+          area.remove();
+        }
+        const a = document.createElement("a");
+        a.href = URL.createObjectURL(blob);
+        a.download = share.dataset.name;
+        document.body.append(a);
+        a.click();
+        a.remove();
+        said.textContent = (copied ? "Summary copied; " : "") + "GPX downloaded.";
+      } catch (e) {
+        said.textContent = "Not shared: " + e.message;
+      }
+    });
+  }
+
   const live = document.getElementById("live");
   if (!live || !window.EventSource) return;
   const field = (name) => live.querySelector('[data-field="' + name + '"]');
@@ -113,6 +154,7 @@
   let lastEvent = 0;
   function render(doc) {
     lastEvent = Date.now();
+    document.dispatchEvent(new CustomEvent("logbook:live", { detail: doc }));  // map.js follows the car
     const trip = doc.trip, last = doc.last_trip;
     const state = trip ? "trip" : "idle";
     live.dataset.state = state;

@@ -40,6 +40,10 @@ package struct WebConfiguration: Sendable {
     package var headerTimeout: Double = 10
     package var idleTimeout: Double = 60
     package var bodyTimeout: Double = 30
+    /// `[web] map_tiles` and `map_attribution`: the maps' raster tiles (``MapTiles``).
+    package var mapTiles = MapTiles()
+    /// Where Debian's `libjs-leaflet` installs Leaflet (served under `/leaflet/`).
+    package var leafletDirectory = "/usr/share/javascript/leaflet"
 
     /// The name of the systemd credential holding the password (`LoadCredential=`).
     package static let credentialName = "web-password"
@@ -141,6 +145,8 @@ package struct WebConfiguration: Sendable {
         if let d = try r.double("web.idle_timeout_s", in: 1...3600) { idleTimeout = d }
         if let d = try r.double("web.body_timeout_s", in: 1...3600) { bodyTimeout = d }
         passwordFile = try r.string("web.password_file")
+        let tiles = try r.string("web.map_tiles").map { t throws(ConfigError) in try MapTiles.checked(t, key: "web.map_tiles", file: file) }
+        mapTiles = MapTiles(template: tiles ?? MapTiles.openStreetMap, attribution: try r.string("web.map_attribution"))
         if let s = try r.string("web.log_level") {
             let levels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]
             guard levels.contains(s.lowercased()) else {

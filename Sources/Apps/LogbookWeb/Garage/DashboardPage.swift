@@ -55,6 +55,10 @@ struct DashboardPage {
             <h2>Economy by \(s.range.bucket.rawValue)</h2>
             \(trend)
             </section>
+            <section class="card">
+            <h2>Price per litre</h2>
+            \(PriceChart(series: view.prices).html())
+            </section>
             \(vehicleTable)
             \(GaragePage.serviceSection(view.service, format: format))
             """

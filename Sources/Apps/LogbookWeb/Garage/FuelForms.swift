@@ -38,7 +38,8 @@ enum FuelForms {
     {
         let defaults = ["vehicle": defaultVehicle ?? "", "currency": currency ?? "EUR", "full": "on", "missed": "off"]
         let values = failure.values(for: "fuel-form", defaults)
-        let ticked = failure?.form == "fuel-form" && failure?.typed["car_position"] == "on"
+        // Ticked unless a refused post untucked it: a fill-up is where the car is (as the CLI does).
+        let ticked = failure?.form == "fuel-form" ? failure?.typed["car_position"] == "on" : car != nil
         return """
             <section class="card">
             <h2>Log a fill-up</h2>
@@ -86,7 +87,7 @@ extension WebApp {
         router.post("/garage/fuel") { request, context -> Response in
             try await formPost(
                 request, context, form: "fuel-form", spec: FuelForms.add, command: "fuel.add",
-                fields: { (posted) throws(APIError) in try withCarPosition(try FuelForms.add.request(posted), posted) },
+                fields: { (posted) throws(APIError) in try await withFillPosition(try FuelForms.add.request(posted), posted) },
                 done: { _ in "/garage?done=fuel" },
                 page: { failure in try await garagePage(context, failure: failure) })
         }

@@ -28,7 +28,7 @@ struct GaragePage {
         \(FormHTML.notice(failure.notice(or: nil) ?? notice))
         \(vehicleList)
         <div class="buttons"><a href="/garage/vehicles/new" id="vehicle-new">Add a vehicle</a><a href="/garage/odometer" id="odometer-link">Odometer readings</a>\
-        <a href="/garage/service" id="service-link">Service tasks</a><a href="/garage/places" id="places-link">Places</a></div>
+        <a href="/garage/service" id="service-link">Service tasks</a><a href="/garage/places" id="places-link">Places</a><a href="/stations" id="stations-link">Stations</a></div>
         </section>
         \(PendingFillForms.section(view.pending, vehicles: view.vehicles, currency: view.lastCurrency, failure: failure))
         \(active.isEmpty ? "" : FuelForms.addForm(vehicles: view.vehicles, defaultVehicle: defaultVehicle, currency: view.lastCurrency, failure: failure, car: car))
@@ -118,7 +118,7 @@ extension WebApp {
         var page = GaragePage(view: view, format: Format(imperial: configuration.imperialUnits), defaultVehicle: configuration.defaultVehicle)
         page.failure = failure
         page.notice = done.flatMap { GaragePage.done[$0] }.map { PageNotice(good: true, text: $0) }
-        page.car = knownCarPosition()
+        page.car = await fillPosition(vehicle: configuration.defaultVehicle).map { (lat: $0.lat, lon: $0.lon) }
         return self.page("Garage", active: "/garage", context: context, body: page.render())
     }
 }

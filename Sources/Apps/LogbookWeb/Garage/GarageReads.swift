@@ -10,6 +10,8 @@ struct DashboardView: Sendable {
     var service: [ServiceDue]
     /// Trips waiting for a classification (all vehicles).
     var unclassified: UnclassifiedTrips? = nil
+    /// Price per litre per currency over the range (``PriceTrend``).
+    var prices: [PriceTrend.Series] = []
 }
 
 /// What the Garage shows: vehicles, the newest fuel logs and the service tasks.
@@ -35,7 +37,8 @@ extension WebApp {
             let due = try GarageStore.serviceDue(index, garage: garage, now: GPSClock.now())
             return DashboardView(
                 stats: stats, service: due.filter { vehicle == nil || $0.task.vehicle == vehicle },
-                unclassified: try GarageStore.unclassified(index, now: GPSClock.now()))
+                unclassified: try GarageStore.unclassified(index, now: GPSClock.now()),
+                prices: PriceTrend.series(garage.fuelLogs, since: range.since, vehicle: vehicle))
         }
     }
 

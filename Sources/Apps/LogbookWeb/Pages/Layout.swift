@@ -21,8 +21,15 @@ package enum Layout {
 
     /// A whole page.
     package static func page(
-        title: String, active: String?, csrf: String, assets: Assets, units: String = "metric", signedIn: Bool = false, body: String
+        title: String, active: String?, csrf: String, assets: Assets, units: String = "metric", signedIn: Bool = false,
+        maps: Bool = false, body: String
     ) -> String {
+        // A page with a map: Leaflet (from libjs-leaflet, /leaflet/) and map.js before app.js,
+        // so the map follows the live page's first update.
+        let mapHead =
+            maps
+            ? "<link rel=\"stylesheet\" href=\"/leaflet/leaflet.css\">\n<script src=\"/leaflet/leaflet.js\" defer></script>\n"
+                + "<script src=\"\(assets.url("map.js"))\" defer></script>\n" : ""
         var nav = ""
         for tab in tabs {
             let on = tab.path == active ? " aria-current=\"page\"" : ""
@@ -44,7 +51,7 @@ package enum Layout {
             <link rel="stylesheet" href="\(assets.url("app.css"))">
             <link rel="icon" href="\(assets.url("icon.svg"))" type="image/svg+xml">
             <link rel="manifest" href="/manifest.webmanifest">
-            <script src="\(assets.url("app.js"))" defer></script>
+            \(mapHead)<script src="\(assets.url("app.js"))" defer></script>
             </head>
             <body data-csrf="\(HTML.escape(csrf))" data-units="\(HTML.escape(units))">
             <header class="top"><nav>\(nav)</nav>\(logout)</header>

@@ -145,7 +145,9 @@ extension WebApp {
                 Layout.page(
                     title: "Live", active: "/", csrf: context.csrfToken, assets: assets,
                     units: configuration.imperialUnits ? "imperial" : "metric", signedIn: configuration.requiresLogin && !context.bearer,
-                    body: body))
+                    maps: leaflet.installed,
+                    body: body + "<section class=\"card\">" + MapHTML.element(id: "live-map", tiles: configuration.mapTiles, data: [], label: "Where the car is")
+                        + "</section>"))
         }
     }
 }

@@ -26,6 +26,7 @@ package struct Assets: Sendable {
         files = [
             "app.css": asset(PackageResources.app_css, "text/css; charset=utf-8"),
             "app.js": asset(PackageResources.app_js, "text/javascript; charset=utf-8"),
+            "map.js": asset(PackageResources.map_js, "text/javascript; charset=utf-8"),
             "icon.svg": asset(PackageResources.icon_svg, "image/svg+xml"),
             "manifest.webmanifest": asset(PackageResources.manifest_webmanifest, "application/manifest+json"),
             "openapi.json": asset(Array(OpenAPIDocument.text.utf8), "application/json"),

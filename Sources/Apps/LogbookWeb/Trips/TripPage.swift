@@ -29,6 +29,8 @@ struct TripPage {
     var registry: Registry
     var failure: FormFailure?
     var notice: PageNotice?
+    /// The map's tiles; nil without Leaflet (the picture alone then).
+    var tiles: MapTiles?
 
     func render() -> String {
         let t = facts.trip
@@ -75,12 +77,15 @@ struct TripPage {
             \(routeLine)
             \(t.pointCount) points · without a fix: \(gaps.count) gaps, \(bridged) bridged</p>
             </section>
+            \(mapSection)
             <section class="card picture">
             <img id="picture" src="/api/trips/\(id)/picture.svg" alt="\(summary)" width="800" height="760">
             </section>
             <section class="card">
             <h2>Share</h2><p id="summary">\(summary)</p>
-            <div class="buttons">\(exports)</div>
+            <div class="buttons"><button type="button" id="share" data-gpx="/api/trips/\(id)/export?format=gpx" data-name="trip-\(id).gpx" hidden>Share</button>\(exports)</div>
+            <p class="muted small" id="share-status"></p>
+            \(handoff)
             </section>
             \(t.state == .open || t.discarded ? "" : classifyForm)
             \(t.state == .open ? "" : TripCorrectionForms(trip: t, next: facts.next, registry: registry, failure: failure).render())
@@ -89,6 +94,34 @@ struct TripPage {
             \(FormHTML.history(facts.history, after: t.endedAt))
             </section>
             """
+    }
+
+    /// The street map with the speed-coloured route, its legend, and the speed chart that
+    /// marks a moment on it (`map.js`).
+    private var mapSection: String {
+        guard let tiles else { return "" }
+        let id = facts.trip.id.description
+        return """
+            <section class="card">
+            \(MapHTML.element(id: "trip-map", tiles: tiles, data: [("track", "/api/trips/\(id)/track")], label: "The trip on a map"))
+            <p class="legend muted small" id="trip-legend"></p>
+            <div id="trip-chart" class="speed-chart" aria-label="Speed over time: hover or tap to mark the moment on the map"></div>
+            <p class="muted small" id="trip-chart-readout">Hover or tap the speed chart to mark that moment on the map.</p>
+            </section>
+            """
+    }
+
+    /// Links that open the trip's start and end in a navigation app.
+    private var handoff: String {
+        let t = facts.trip
+        var out = ""
+        if let s = t.start {
+            out += "<p class=\"small\">Start: \(MapHTML.links(MapLinks(latitude: s.latitude, longitude: s.longitude, label: t.startPlace), id: "start-links"))</p>"
+        }
+        if let e = t.end {
+            out += "<p class=\"small\">End: \(MapHTML.links(MapLinks(latitude: e.latitude, longitude: e.longitude, label: t.endPlace), id: "end-links"))</p>"
+        }
+        return out
     }
 
     /// What corrections made of it, in words.
@@ -184,8 +217,10 @@ extension WebApp {
             facts.route = try await routeEnds(of: facts.trip)
             var text = done.flatMap { TripCorrectionForms.notices[$0] }
             if done == "split" { text = "Trip split: the second part is trip \(newTrip.flatMap { UInt64($0) }.map(String.init) ?? "?")." }
-            let page = TripPage(facts: facts, units: units, registry: registry, failure: failure, notice: text.map { PageNotice(good: true, text: $0) })
-            return self.page("Trip \(id)", active: "/trips", context: context, body: page.render())
+            let page = TripPage(
+                facts: facts, units: units, registry: registry, failure: failure, notice: text.map { PageNotice(good: true, text: $0) },
+                tiles: leaflet.installed ? configuration.mapTiles : nil)
+            return self.page("Trip \(id)", active: "/trips", context: context, maps: true, body: page.render())
         }
     }
 }

@@ -126,11 +126,11 @@ extension WebApp {
     }
 
     /// A page in the common frame; its forms' `{{csrf}}` filled in.
-    func page(_ title: String, active: String, context: WebContext, body: String) -> Response {
+    func page(_ title: String, active: String, context: WebContext, maps: Bool = false, body: String) -> Response {
         Responses.html(
             Layout.page(
                 title: title, active: active, csrf: context.csrfToken, assets: assets,
                 units: configuration.imperialUnits ? "imperial" : "metric", signedIn: configuration.requiresLogin && !context.bearer,
-                body: body.replacing("{{csrf}}", with: HTML.escape(context.csrfToken))))
+                maps: maps && leaflet.installed, body: body.replacing("{{csrf}}", with: HTML.escape(context.csrfToken))))
     }
 }
