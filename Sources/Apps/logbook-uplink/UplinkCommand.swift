@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 import ArgumentParser
 import LogbookConfig
+import LogbookCore
 import LogbookMQTT
 import LogbookPostgres
 import LogbookUplink
@@ -15,7 +16,8 @@ import UnixSignals
 struct UplinkCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "logbook-uplink",
-        abstract: "Stream the trip journal to an MQTT broker (Home Assistant) and a fleet PostgreSQL.")
+        abstract: "Stream the trip journal to an MQTT broker (Home Assistant) and a fleet PostgreSQL.",
+        version: LogbookVersion.line("logbook-uplink"))
 
     @Option(name: .customLong("config"), help: "Config file (default /etc/logbook/logbookd.toml if present).")
     var configFile: String?
