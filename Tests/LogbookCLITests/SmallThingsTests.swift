@@ -18,6 +18,10 @@ import Testing
         #expect(narrow.status == 0, "\(narrow.err)")
         #expect(widest(narrow.out) <= 80, "\(narrow.out)")
         #expect(narrow.out.contains("Trip") && narrow.out.contains("Distance") && narrow.out.contains("Route"), "\(narrow.out)")
+        // A voided trip says so without the reasons column.
+        try cli.ok(["trips", "void", "1", "--reason", "test drive"])
+        let voided = try cli.run(["trips", "list"], environment: ["COLUMNS": ""])
+        #expect(voided.out.split(separator: "\n").contains { $0.hasPrefix("   1") && $0.contains("(void) ") } && widest(voided.out) <= 80, "\(voided.out)")
         // A wide terminal gets every column, the reasons and the whole route.
         let wide = try cli.run(["trips", "list"], environment: ["COLUMNS": "250"])
         #expect(wide.status == 0 && wide.out.contains("Start → end") && wide.out.contains("Max"), "\(wide.out)")

@@ -35,8 +35,15 @@ enum TripsListView {
         let layout = TableLayout(
             natural: widths, optional: [5, 6, 8], flexible: 7, numeric: [0, 3, 4, 5, 6],
             available: TerminalWidth.columns(environment: ProcessInfo.processInfo.environment["COLUMNS"]))
+        // Without the reasons column a void, discarded or corrected trip says so before its route.
+        func row(_ t: TripOverview) -> [String] {
+            var c = cells(t)
+            let mark = t.voided ? "void" : t.discarded ? "discarded" : t.corrected ? "corrected" : nil
+            if !layout.shown.contains(8), let mark { c[7] = "(\(mark)) " + c[7] }
+            return c
+        }
         print(layout.line(header))
-        for t in trips { print(layout.line(cells(t))) }
+        for t in trips { print(layout.line(row(t))) }
         print(totalsLine(trips, f))
     }
 
