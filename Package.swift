@@ -207,12 +207,15 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
-                log, serviceLifecycle,
+                log, serviceLifecycle, unixSignals,
             ],
             resources: [.embedInCode("Assets")]),
         program(
             "Apps", "logbook-web",
-            ["LogbookWeb", "LogbookSystemd", .product(name: "Hummingbird", package: "hummingbird"), argumentParser, log]),
+            [
+                "LogbookWeb", "LogbookCore", "LogbookConfig", "LogbookSystemd", .product(name: "Hummingbird", package: "hummingbird"),
+                argumentParser, log, serviceLifecycle, unixSignals,
+            ]),
         // The journal to MQTT (Home Assistant) and PostgreSQL: follower, cursors, sinks as Services.
         module(
             "Apps", "LogbookUplink",

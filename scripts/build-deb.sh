@@ -7,7 +7,7 @@
 #                  scripts/build-release.sh (release, --static-swift-stdlib, logbookd linked with
 #                  the order file profiled on this machine: on a Pi an arm64 profile) and uses
 #                  .build/release
-#   --version V    package version (default 0.1.0~git<date>.<commit>)
+#   --version V    package version (default <LogbookVersion.current>~git<date>.<commit>)
 #   --out DIR      where to put logbook_<version>_<arch>.deb (default out/, git-ignored)
 #   --no-strip     keep symbols and debug info (default: strip --strip-unneeded, as Debian
 #                  policy and lintian want; the unit turns the Swift backtracer off anyway)
@@ -51,7 +51,10 @@ if [ -z "$BIN_DIR" ]; then
 fi
 for f in logbookd logbook logbook-uplink logbook-web; do [ -x "$BIN_DIR/$f" ] || die "$BIN_DIR/$f missing"; done
 if [ -z "$VERSION" ]; then
-  VERSION="0.1.0~git$(date -u +%Y%m%d).$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo local)"
+  # The programs' --version (LogbookVersion.current), plus the day and commit.
+  base=$(sed -n 's/^ *public static let current = "\(.*\)"$/\1/p' "$ROOT/Sources/Core/LogbookCore/LogbookVersion.swift")
+  [ -n "$base" ] || die "no version in Sources/Core/LogbookCore/LogbookVersion.swift"
+  VERSION="$base~git$(date -u +%Y%m%d).$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo local)"
 fi
 ARCH=$(dpkg --print-architecture)
 mkdir -p "$OUT"; OUT=$(cd "$OUT" && pwd)

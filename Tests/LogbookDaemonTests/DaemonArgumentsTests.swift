@@ -29,6 +29,12 @@ import Testing
         #expect(DaemonArguments.usage.contains("--runtime-dir DIR"))
     }
 
+    @Test func versionIsARequestOfItsOwn() throws {
+        #expect(try DaemonArguments.parse(["--version"]) == .version)
+        #expect(try DaemonArguments.parse(["--config", "f", "--version"]) == .version)
+        #expect(DaemonArguments.usage.contains("--version"))
+    }
+
     @Test func badCommandLinesNameTheArgument() {
         let cases: [([String], String)] = [
             (["--gsd", "x:1"], "unknown option '--gsd'"),

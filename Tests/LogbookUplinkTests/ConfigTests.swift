@@ -61,4 +61,18 @@ import Testing
         #expect(error("[[vehicle]]\nid = \"golf\"\nyear = 1700\n").contains("vehicle[0].year"), "\(error("[[vehicle]]\nid = \"golf\"\nyear = 1700\n"))")
         #expect(error("[[vehicle]]\nid = \"Golf Car\"\n").contains("vehicle[0].id"))
     }
+
+    /// A trip that names no vehicle (a manual start, a source without `vehicle`) is the
+    /// configured vehicle's, not a device "car" Home Assistant would show beside it.
+    @Test func tripsWithoutAVehicleBelongToAConfiguredOneNotAPhantomCar() throws {
+        let golf = "[[vehicle]]\nid = \"golf\"\nname = \"Golf\"\n"
+        #expect(try load(golf).defaultVehicle == "golf")
+        #expect(try load(golf + "[[vehicle]]\nid = \"polo\"\n").defaultVehicle == "golf")
+        #expect(try load("[trip]\ndefault_vehicle = \"polo\"\n" + golf + "[[vehicle]]\nid = \"polo\"\n").defaultVehicle == "polo")
+        #expect(try load("[uplink]\ndefault_vehicle = \"van\"\n" + golf).defaultVehicle == "van")
+        #expect(try load("").defaultVehicle == "car")
+        // The live trip of the Home Assistant state is the configured car's.
+        let live = JSONValue.object([("schema", .number(1)), ("gps", .object([])), ("trip", .object([("id", .number(3))]))])
+        #expect(LiveView(live: live, defaultVehicle: try load(golf).defaultVehicle)?.tripVehicle == "golf")
+    }
 }

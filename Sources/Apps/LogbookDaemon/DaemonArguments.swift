@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 public import LogbookSettings
+import LogbookCore
 
-/// `logbookd`'s command line: five options and `--help`. Parsed by hand rather than with
+/// `logbookd`'s command line: five options, `--help` and `--version`. Parsed by hand rather than with
 /// ArgumentParser, whose code (and the regex engine and JSON coder it brings along) the
 /// daemon would otherwise map at every start for these few flags (docs/memory.md).
 public struct DaemonArguments: Equatable, Sendable {
@@ -17,7 +18,12 @@ public struct DaemonArguments: Equatable, Sendable {
     public enum Request: Equatable, Sendable {
         case run(DaemonArguments)
         case help
+        /// `--version`: print ``versionLine``.
+        case version
     }
+
+    /// What `logbookd --version` prints: `logbookd 0.1.0` (``LogbookVersion``).
+    public static let versionLine = LogbookVersion.line("logbookd")
 
     /// A command line that cannot be run; its description is the message for stderr.
     public struct UsageError: Error, Equatable, CustomStringConvertible {
@@ -36,6 +42,7 @@ public struct DaemonArguments: Equatable, Sendable {
           --state-dir DIR       State directory (journal, keys).
           --runtime-dir DIR     Runtime directory (live.json, control socket).
           --log-level LEVEL     trace, debug, info, notice, warning, error or critical.
+          --version             Show the version.
           -h, --help            Show this help.
         """
 
@@ -45,6 +52,7 @@ public struct DaemonArguments: Equatable, Sendable {
         var rest = arguments[...]
         while let argument = rest.popFirst() {
             if argument == "-h" || argument == "--help" { return .help }
+            if argument == "--version" { return .version }
             guard argument.hasPrefix("--") else {
                 throw UsageError(description: "unexpected argument '\(argument)'")
             }

@@ -43,9 +43,12 @@ extension UplinkConfiguration {
         if let s = try r.string("uplink.device_id") { c.deviceID = try deviceID(s, "uplink.device_id") }
         if let s = try r.string("uplink.log_level") { c.logLevel = try level(s, "uplink.log_level") }
         if let d = try r.double("uplink.poll_interval_s", in: 0.05...60) { c.pollInterval = d }
-        if let s = try r.string("trip.default_vehicle") { c.defaultVehicle = s }
-        if let s = try r.string("uplink.default_vehicle") { c.defaultVehicle = s }
+        let tripDefault = try r.string("trip.default_vehicle"), uplinkDefault = try r.string("uplink.default_vehicle")
         c.vehicles = try Settings.load(root: root, source: source, environment: environment, overrides: .init()).vehicles
+        // A trip that names no vehicle belongs to the configured default, else to the first
+        // configured vehicle: "car" only when none is configured (it was a phantom device in
+        // Home Assistant beside the real one).
+        if let s = uplinkDefault ?? tripDefault ?? c.vehicles.first?.id { c.defaultVehicle = s }
         c.mqtt = try mqtt(&r)
         c.postgres = try postgres(&r)
         c.ownTracks = try ownTracks(&r, mqtt: c.mqtt != nil)

@@ -18,7 +18,8 @@ public struct UplinkConfiguration: Sendable {
     public var logLevel = "info"
     /// Seconds between looks at the journal when there is nothing new.
     public var pollInterval = 1.0
-    /// Vehicle for trips whose records name none.
+    /// Vehicle for trips whose records name none: `uplink.default_vehicle`, else
+    /// `trip.default_vehicle`, else the first `[[vehicle]]`, else "car".
     public var defaultVehicle = "car"
     /// `[[vehicle]]` of the daemon, read by the daemon's parser (``Settings``): they seed the
     /// registry; the journal's `vehicle` entries win (names in Home Assistant, the fleet store).

@@ -10,7 +10,9 @@ internal import LogbookPOSIX
 
 /// Everything a request handler may use, built once from the configuration.
 package struct WebApp: Sendable {
-    package let configuration: WebConfiguration
+    /// The configuration as last (re)loaded: what a request handler reads.
+    package var configuration: WebConfiguration { box.current }
+    private let box: ConfigurationBox
     package let logger: Logger
     package let live: LiveBridge
     package let control: ControlGateway
@@ -28,7 +30,7 @@ package struct WebApp: Sendable {
     /// - Throws: ``AtomicFileError`` when the sessions file (the logouts) cannot be read or
     ///   written: `logbook-web` reports it as a config error naming `web.state_dir`.
     package init(configuration: WebConfiguration, logger: Logger, liveOptions: LiveBridge.Options = LiveBridge.Options()) throws {
-        self.configuration = configuration
+        self.box = ConfigurationBox(configuration)
         self.logger = logger
         self.live = LiveBridge(
             socketPath: configuration.controlSocketPath, liveStatePath: configuration.liveStatePath, options: liveOptions, logger: logger)
@@ -49,6 +51,14 @@ package struct WebApp: Sendable {
         self.registry = RegistryCache()
         self.leaflet = LeafletFiles(directory: configuration.leafletDirectory)
         if !leaflet.installed { logger.warning("web: no Leaflet in \(configuration.leafletDirectory) (install libjs-leaflet): the maps are off") }
+    }
+
+    /// Applies a configuration file read again (SIGHUP): returns the keys that changed but
+    /// take a restart (the listening address, directories, password, limits).
+    package func reload(_ new: WebConfiguration) -> [String] {
+        let kept = box.reload(new)
+        registry.invalidate()
+        return kept
     }
 
     /// The authentication middleware for this app.

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 import ArgumentParser
 import LogbookConfig
+import LogbookCore
 import LogbookMQTT
 import LogbookPostgres
 import LogbookUplink
@@ -16,6 +17,7 @@ struct UplinkCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "logbook-uplink",
         abstract: "Stream the trip journal to an MQTT broker (Home Assistant) and a fleet PostgreSQL.",
+        version: LogbookVersion.line("logbook-uplink"),
         subcommands: [WitnessCommand.self])
 
     @Option(name: .customLong("config"), help: "Config file (default /etc/logbook/logbookd.toml if present).")

@@ -2,9 +2,12 @@
 import ArgumentParser
 import Hummingbird
 import LogbookConfig
+import LogbookCore
 import LogbookSystemd
 import LogbookWeb
 import Logging
+import ServiceLifecycle
+import UnixSignals
 
 #if canImport(Glibc)
     import Glibc
@@ -14,7 +17,8 @@ import Logging
 @main
 struct LogbookWebCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "logbook-web", abstract: "Serve the logbook to a phone: live trip card, trips, JSON API.")
+        commandName: "logbook-web", abstract: "Serve the logbook to a phone: live trip card, trips, JSON API.",
+        version: LogbookVersion.line("logbook-web"))
 
     @Option(name: .customLong("config"), help: "Config file (default /etc/logbook/logbookd.toml if present).")
     var configFile: String?
@@ -36,11 +40,15 @@ struct LogbookWebCommand: AsyncParsableCommand {
             if let eq = pair.firstIndex(of: "=") { environment[String(pair[..<eq])] = String(pair[pair.index(after: eq)...]) }
             entry += 1
         }
+        // A SIGHUP reloads the configuration (ReloadOnHangup): never the default, which ends the process.
+        signal(SIGHUP, SIG_IGN)
+        let (file, overrides) = (configFile, WebConfiguration.Overrides(listen: listen, stateDirectory: stateDir, runtimeDirectory: runtimeDir))
+        let load: @Sendable () throws(ConfigError) -> WebConfiguration = { [environment] () throws(ConfigError) in
+            try WebConfiguration.load(file: file, environment: environment, overrides: overrides)
+        }
         let configuration: WebConfiguration
         do {
-            configuration = try WebConfiguration.load(
-                file: configFile, environment: environment,
-                overrides: .init(listen: listen, stateDirectory: stateDir, runtimeDirectory: runtimeDir))
+            configuration = try load()
         } catch {
             printError("logbook-web: config error: \(error)")
             throw ExitCode(78)
@@ -69,8 +77,12 @@ struct LogbookWebCommand: AsyncParsableCommand {
             logger.info("web: listening", metadata: ["address": "\(where_)", "login": "\(login)"])
             notifier.ready(status: "serving on \(configuration.listen), \(login)")
         }
+        // The reloader is shut down first (the reverse order), then the server.
+        let group = ServiceGroup(
+            configuration: .init(
+                services: [app, ReloadOnHangup(app: web, load: load)], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         do {
-            try await app.runService()
+            try await group.run()
         } catch {
             printError("logbook-web: \(error)")
             throw ExitCode(1)

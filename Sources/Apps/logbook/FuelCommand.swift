@@ -17,15 +17,15 @@ struct FuelCommand: ParsableCommand {
 /// The fill-up fields as options (add and amend).
 struct FuelFieldOptions: ParsableArguments {
     @Option(help: "The vehicle's id.") var vehicle: String?
-    @Option(help: "Odometer reading in km.") var odometer: Double?
-    @Option(help: "Litres put in.") var litres: Double?
-    @Option(help: "The amount paid.") var price: Double?
+    @Option(help: "Odometer reading in km (45.3 or 45,3).") var odometer: NumberArgument?
+    @Option(help: "Litres put in (45.3 or 45,3).") var litres: NumberArgument?
+    @Option(help: "The amount paid.") var price: NumberArgument?
     @Option(help: "ISO 4217 currency of the price, e.g. EUR.") var currency: String?
     @Option(help: "When (ISO 8601; default now).") var at: String?
     @Option(help: "Station name.") var station: String?
     @Option(name: .customLong("station-address"), help: "Station address.") var stationAddress: String?
-    @Option(help: "Station latitude.") var lat: Double?
-    @Option(help: "Station longitude.") var lon: Double?
+    @Option(help: "Station latitude.") var lat: NumberArgument?
+    @Option(help: "Station longitude.") var lon: NumberArgument?
     @Option(help: "A note.") var note: String?
 
     func fields(full: Bool?, missed: Bool?) -> [(String, JSONValue)] {
@@ -114,6 +114,7 @@ struct FuelListCommand: AsyncParsableCommand {
         try await withExitCodes {
             let settings = try ReaderSettings.load(paths)
             let garage = try IndexAccess.withIndex(settings) { try GarageAccess.load($0, settings: settings, types: GarageAccess.withoutClassifications) }
+            try VehicleFilter.check(vehicle, garage)
             let logs = garage.fuelLogs.filter { (history || !$0.voided) && (vehicle == nil || $0.vehicle == vehicle) }
                 .sorted { ($0.at, $0.odometerKm) > ($1.at, $1.odometerKm) }
             if json {
@@ -153,7 +154,7 @@ struct OdometerAddCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "add", abstract: "Record an odometer reading.")
     @OptionGroup var paths: PathOptions
     @Option(help: "The vehicle's id.") var vehicle: String
-    @Option(help: "The reading in km.") var odometer: Double
+    @Option(help: "The reading in km.") var odometer: NumberArgument
     @Option(help: "When (ISO 8601; default now).") var at: String?
     @Option(help: "A note.") var note: String?
     @Flag(help: "Print the reply as JSON.") var json = false
@@ -162,7 +163,7 @@ struct OdometerAddCommand: AsyncParsableCommand {
         try await withExitCodes {
             let settings = try ReaderSettings.load(paths)
             let w = try await GarageAccess.write(
-                "odometer.add", [("vehicle", .string(vehicle)), ("at", .option(at)), ("odometer_km", .number(odometer)), ("note", .option(note))],
+                "odometer.add", [("vehicle", .string(vehicle)), ("at", .option(at)), ("odometer_km", .number(odometer.value)), ("note", .option(note))],
                 settings: settings, paths: paths)
             GarageAccess.report(w, json: json, what: "Odometer reading \(w.entry.subject) added")
         }
@@ -173,7 +174,7 @@ struct OdometerAmendCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "amend", abstract: "Correct a reading (a new journal entry; the old values stay in --history).")
     @OptionGroup var paths: PathOptions
     @Argument(help: "The reading's id (see odometer list).") var id: String
-    @Option(help: "The reading in km.") var odometer: Double?
+    @Option(help: "The reading in km.") var odometer: NumberArgument?
     @Option(help: "When (ISO 8601).") var at: String?
     @Option(help: "A note.") var note: String?
     @Flag(help: "Print the reply as JSON.") var json = false
@@ -214,6 +215,7 @@ struct OdometerListCommand: AsyncParsableCommand {
         try await withExitCodes {
             let settings = try ReaderSettings.load(paths)
             let garage = try IndexAccess.withIndex(settings) { try GarageAccess.load($0, settings: settings, types: GarageAccess.withoutClassifications) }
+            try VehicleFilter.check(vehicle, garage)
             let readings = garage.readings.filter { vehicle == nil || $0.vehicle == vehicle }.sorted { $0.at > $1.at }
             if json {
                 print(JSONValue.array(readings.map { r in

@@ -19,6 +19,7 @@ struct FuelPendingCommand: AsyncParsableCommand {
         try await withExitCodes {
             let settings = try ReaderSettings.load(paths)
             let garage = try IndexAccess.withIndex(settings) { try GarageAccess.load($0, settings: settings, types: GarageAccess.withoutClassifications) }
+            try VehicleFilter.check(vehicle, garage)
             let fills = garage.pendingFills.filter { (all || $0.state == .open) && (vehicle == nil || $0.vehicle == vehicle) }
                 .sorted { $0.at > $1.at }
             if json {
@@ -48,10 +49,10 @@ struct FuelCompleteCommand: AsyncParsableCommand {
         commandName: "complete", abstract: "Turn a pending fill-up into a fuel log: give its price (and litres, if you know them).")
     @OptionGroup var paths: PathOptions
     @Argument(help: "The pending fill-up's id (fuel pending shows it).") var id: String
-    @Option(help: "The amount paid.") var price: Double
-    @Option(help: "Litres put in (default: the estimate from the fuel level and tank_l).") var litres: Double?
+    @Option(help: "The amount paid.") var price: NumberArgument
+    @Option(help: "Litres put in (default: the estimate from the fuel level and tank_l).") var litres: NumberArgument?
     @Option(help: "ISO 4217 currency (default: that of the vehicle's last fill-up).") var currency: String?
-    @Option(help: "Odometer in km (default: the estimate from readings and trips at that time).") var odometer: Double?
+    @Option(help: "Odometer in km (default: the estimate from readings and trips at that time).") var odometer: NumberArgument?
     @Option(help: "The vehicle, when the adapter knew none.") var vehicle: String?
     @Option(help: "Station name.") var station: String?
     @Option(help: "A note.") var note: String?
@@ -62,7 +63,7 @@ struct FuelCompleteCommand: AsyncParsableCommand {
         try await withExitCodes {
             let settings = try ReaderSettings.load(paths)
             let given = PendingCompletion(
-                price: price, litres: litres, currency: currency, odometerKm: odometer, vehicle: vehicle, full: !partial, station: station, note: note)
+                price: price.value, litres: litres?.value, currency: currency, odometerKm: odometer?.value, vehicle: vehicle, full: !partial, station: station, note: note)
             let fields = try IndexAccess.withIndex(settings) { index -> [(String, JSONValue)] in
                 let garage = try GarageAccess.load(index, settings: settings, types: GarageAccess.withoutClassifications)
                 do { return try GarageStore.completion(index, garage: garage, pending: id, given) } catch let problem as EntryProblem {

@@ -1,15 +1,18 @@
 // SPDX-License-Identifier: MIT
 import ArgumentParser
+import LogbookCore
 
 @main
 struct LogbookCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "logbook",
         abstract: "Read and manage the trips logbookd records.",
+        version: LogbookVersion.line("logbook"),
         subcommands: [
             StatusCommand.self, WatchCommand.self, TripCommand.self, TripsCommand.self, ReindexCommand.self, VerifyCommand.self,
             UplinkCommand.self, VehiclesCommand.self, FuelCommand.self, OdometerCommand.self, StatsCommand.self, ReportCommand.self,
             DashboardCommand.self, ServiceCommand.self, PlacesCommand.self, RulesCommand.self, RoutesCommand.self, ImportCommand.self,
+            DoctorCommand.self,
         ]
     )
 

@@ -18,7 +18,7 @@ struct PlacesCommand: ParsableCommand {
 struct PlaceFieldOptions: ParsableArguments {
     @Option(name: .customLong("at"), help: "The centre as LAT,LON in degrees, e.g. 47.3329,7.8211.") var at: String?
     @Flag(name: .customLong("here"), help: "The centre is where the car is now (asks logbookd).") var here = false
-    @Option(name: .customLong("radius"), help: "Radius in metres (10-50000; default 100 when adding).") var radius: Double?
+    @Option(name: .customLong("radius"), help: "Radius in metres (10-50000; default 100 when adding).") var radius: NumberArgument?
     @Option(name: .customLong("name"), help: "The name shown (default: the place's id).") var name: String?
 
     /// The fields of the entry; `defaultRadius` when adding.
@@ -29,7 +29,7 @@ struct PlaceFieldOptions: ParsableArguments {
         if here { position = try Self.currentPosition(paths) }
         return [
             ("name", .option(name)), ("lat", .option(position?.0)), ("lon", .option(position?.1)),
-            ("radius_m", .option(radius ?? defaultRadius)),
+            ("radius_m", .option(radius?.value ?? defaultRadius)),
         ]
     }
 

@@ -37,7 +37,7 @@ struct ReportCommand: AsyncParsableCommand {
     static func make(_ settings: ReaderSettings, year: Int, vehicle: String?) throws -> MileageReport {
         try IndexAccess.withIndex(settings) { index in
             let garage = try GarageAccess.load(index, settings: settings)
-            if let vehicle, garage.vehicle(vehicle) == nil { throw CLIError.usage("no vehicle \"\(vehicle)\"") }
+            try VehicleFilter.check(vehicle, garage)
             return try GarageStore.report(
                 index, garage: garage, year: year, vehicle: vehicle, namer: try PlaceNaming.namer(settings, index),
                 journalDirectory: settings.journalDirectory)

@@ -24,10 +24,10 @@ struct ServiceAddCommand: AsyncParsableCommand {
     @Argument(help: "The task's id, e.g. golf-oil.") var id: String
     @Option(help: "The vehicle's id.") var vehicle: String
     @Option(help: "What it is, e.g. \"Oil change\".") var name: String
-    @Option(name: .customLong("every-km"), help: "Every N km.") var everyKm: Double?
+    @Option(name: .customLong("every-km"), help: "Every N km.") var everyKm: NumberArgument?
     @Option(name: .customLong("every-months"), help: "Every N months.") var everyMonths: Int?
     @Option(name: .customLong("last-done"), help: "When it was last done (ISO 8601; default now).") var lastDone: String?
-    @Option(name: .customLong("last-done-km"), help: "The odometer then (km).") var lastDoneKm: Double?
+    @Option(name: .customLong("last-done-km"), help: "The odometer then (km).") var lastDoneKm: NumberArgument?
     @Flag(help: "Print the reply as JSON.") var json = false
 
     func run() async throws {
@@ -48,7 +48,7 @@ struct ServiceDoneCommand: AsyncParsableCommand {
     @OptionGroup var paths: PathOptions
     @Argument(help: "The task's id.") var id: String
     @Option(help: "When (ISO 8601; default now).") var at: String?
-    @Option(help: "The odometer then (km).") var odometer: Double?
+    @Option(help: "The odometer then (km).") var odometer: NumberArgument?
     @Option(help: "A note.") var note: String?
     @Flag(help: "Print the reply as JSON.") var json = false
 

@@ -44,7 +44,7 @@ struct StatsCommand: AsyncParsableCommand {
         guard let range = StatsRange.named(name, now: now) else { throw CLIError.usage("unknown range \(name)") }
         return try IndexAccess.withIndex(settings) { index in
             let garage = try GarageAccess.load(index, settings: settings, types: GarageAccess.withoutClassifications)
-            if let vehicle, garage.vehicle(vehicle) == nil { throw CLIError.usage("no vehicle \"\(vehicle)\"") }
+            try VehicleFilter.check(vehicle, garage)
             let stats = try GarageStore.stats(index, garage: garage, range: range, vehicle: vehicle)
             return (stats, try GarageStore.serviceDue(index, garage: garage, now: now))
         }

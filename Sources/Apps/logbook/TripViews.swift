@@ -2,6 +2,7 @@
 import Foundation
 import LogbookCore
 import LogbookExport
+import LogbookPOSIX
 import LogbookRecords
 import LogbookSettings
 import LogbookStore
@@ -29,13 +30,20 @@ enum TripsListView {
         for t in trips {
             for (i, cell) in cells(t).enumerated() { widths[i] = max(widths[i], cell.count) }
         }
-        let numeric: Set<Int> = [0, 3, 4, 5, 6]
-        func line(_ cells: [String]) -> String {
-            cells.indices.map { i in i == cells.count - 1 ? cells[i] : pad(cells[i], widths[i], right: numeric.contains(i)) }
-                .joined(separator: "  ")
+        // 80 columns unless the terminal is wider: the average and top speed and the reasons
+        // when they fit (in that order), the route cut to what is left.
+        let layout = TableLayout(
+            natural: widths, optional: [5, 6, 8], flexible: 7, numeric: [0, 3, 4, 5, 6],
+            available: TerminalWidth.columns(environment: ProcessInfo.processInfo.environment["COLUMNS"]))
+        // Without the reasons column a void, discarded or corrected trip says so before its route.
+        func row(_ t: TripOverview) -> [String] {
+            var c = cells(t)
+            let mark = t.voided ? "void" : t.discarded ? "discarded" : t.corrected ? "corrected" : nil
+            if !layout.shown.contains(8), let mark { c[7] = "(\(mark)) " + c[7] }
+            return c
         }
-        print(line(header))
-        for t in trips { print(line(cells(t))) }
+        print(layout.line(header))
+        for t in trips { print(layout.line(row(t))) }
         print(totalsLine(trips, f))
     }
 

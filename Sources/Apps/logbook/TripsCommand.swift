@@ -48,6 +48,7 @@ struct TripsListCommand: AsyncParsableCommand {
             var settings = try ReaderSettings.load(paths)
             let trips = try IndexAccess.withIndex(settings) { index in
                 settings = try settings.withVehicles(from: index)
+                try VehicleFilter.check(vehicle, settings, index)
                 let namer = try PlaceNaming.namer(settings, index)
                 return try index.trips(matching: query).map(namer.named)
             }

@@ -87,6 +87,7 @@ struct TripsExportCommand: AsyncParsableCommand {
             let settings = try ReaderSettings.load(paths)
             let index = try IndexAccess.open(settings)
             defer { try? index.close() }
+            try VehicleFilter.check(vehicle, try settings.withVehicles(from: index), index)
             var options = ExportOptions(
                 createdAt: GPSTime(nanoseconds: Int64(Date().timeIntervalSince1970 * 1e9)),
                 units: units?.system ?? settings.units)

@@ -19,8 +19,8 @@ struct VehicleFieldOptions: ParsableArguments {
     @Option(help: "Model year.") var year: Int?
     @Option(help: "Registration plate (unique among active vehicles).") var registration: String?
     @Option(name: .customLong("fuel-type"), help: "petrol, diesel, e85, lpg, cng, hydrogen or other.") var fuelType: String?
-    @Option(name: .customLong("tank"), help: "Tank size in litres.") var tank: Double?
-    @Option(name: .customLong("odometer"), help: "Odometer (km) when the vehicle joined the logbook.") var odometer: Double?
+    @Option(name: .customLong("tank"), help: "Tank size in litres.") var tank: NumberArgument?
+    @Option(name: .customLong("odometer"), help: "Odometer (km) when the vehicle joined the logbook.") var odometer: NumberArgument?
     @Option(help: "Vehicle identification number (17 characters; the OBD adapter reads it).") var vin: String?
     @Option(help: "Who usually drives it (a trip may name another driver).") var driver: String?
 

@@ -18,6 +18,8 @@ do {
 switch request {
 case .help:
     print(DaemonArguments.usage)
+case .version:
+    print(DaemonArguments.versionLine)
 case .run(let arguments):
     exit(runBlockingMainThread { await runDaemon(arguments) })
 }

@@ -6,6 +6,7 @@ internal import LogbookCore
 internal import LogbookGarage
 internal import LogbookRecords
 internal import NIOCore
+internal import ServiceLifecycle
 
 extension WebApp {
     /// `/api/live`, `/api/live/events` (Server-Sent Events), trip start/stop and vehicles.
@@ -112,14 +113,21 @@ extension WebApp {
                         }
                     }
                     defer { group.cancelAll() }
-                    for await event in events {
-                        switch event {
-                        case .document(let doc):
-                            let line = doc.text.contains("\n") ? doc.json.serialized : doc.text
-                            try await writer.write(ByteBuffer(string: "event: live\ndata: \(line)\n\n"))
-                        case .ping:
-                            try await writer.write(ByteBuffer(string: ": ping\n\n"))
+                    // The server's graceful shutdown waits for every response to end, and this
+                    // one never would: SIGTERM ends the stream (logbook-web exits within 1 s
+                    // with browsers connected, not when their TCP connections time out).
+                    try await withGracefulShutdownHandler {
+                        for await event in events {
+                            switch event {
+                            case .document(let doc):
+                                let line = doc.text.contains("\n") ? doc.json.serialized : doc.text
+                                try await writer.write(ByteBuffer(string: "event: live\ndata: \(line)\n\n"))
+                            case .ping:
+                                try await writer.write(ByteBuffer(string: ": ping\n\n"))
+                            }
                         }
+                    } onGracefulShutdown: {
+                        sink.finish()
                     }
                 }
                 try await writer.finish(nil)

@@ -75,7 +75,8 @@ struct FormInput: Sendable {
         guard let text = form[name]?.trimmed, !text.isEmpty else { return nil }
         switch widget {
         case .number:
-            guard let n = Double(text.replacing(",", with: ".")), n.isFinite else { throw APIError.badRequest("\(label): \"\(text)\" is not a number") }
+            // The CLI's parser: a decimal comma where unambiguous (60,5), no thousands separators.
+            guard let n = DecimalInput.parse(text) else { throw APIError.badRequest("\(label): \"\(text)\" is not a number") }
             return .number(n)
         case .integer:
             guard let n = Int(text) else { throw APIError.badRequest("\(label): \"\(text)\" is not a whole number") }
