@@ -9,11 +9,12 @@ import LogbookStore
 
 /// `trips list` output.
 enum TripsListView {
-    /// Prints the table line by line: two passes over the cells (the column widths, then the
-    /// lines) rather than holding every row and the whole text, which for ten years of trips
-    /// took more memory than everything else the command does.
-    static func printTable(_ trips: [TripOverview], _ settings: ReaderSettings) {
-        guard !trips.isEmpty else { return print("No trips recorded (yet) for this selection.") }
+    /// The trips of a list, newest first, each time it is called: the table reads them twice.
+    typealias Trips = ((TripOverview) throws -> Void) throws -> Void
+
+    /// Prints the table line by line, in two passes over the trips (the column widths and the
+    /// totals, then the lines), so no row is held: ten years of trips print in the memory of one.
+    static func printTable(_ trips: Trips, _ settings: ReaderSettings) throws {
         let f = TripFormat(units: settings.units)
         let header = ["Trip", "Date", "Vehicle", "Duration", "Distance", "Avg", "Max", "Route", "Start → end"]
         func cells(_ t: TripOverview) -> [String] {
@@ -27,9 +28,12 @@ enum TripsListView {
             ]
         }
         var widths = header.map(\.count)
-        for t in trips {
+        var totals = Totals()
+        try trips { t in
             for (i, cell) in cells(t).enumerated() { widths[i] = max(widths[i], cell.count) }
+            totals.add(t)
         }
+        guard totals.listed > 0 else { return print("No trips recorded (yet) for this selection.") }
         // 80 columns unless the terminal is wider: the average and top speed and the reasons
         // when they fit (in that order), the route cut to what is left.
         let layout = TableLayout(
@@ -43,23 +47,39 @@ enum TripsListView {
             return c
         }
         print(layout.line(header))
-        for t in trips { print(layout.line(row(t))) }
-        print(totalsLine(trips, f))
+        try trips { t in print(layout.line(row(t))) }
+        print(totals.line(f))
     }
 
-    /// `3 trips · 512.3 km · 6 h 12 min` (discarded and voided trips are listed but not counted).
-    static func totalsLine(_ trips: [TripOverview], _ f: TripFormat) -> String {
-        let kept = trips.filter { !$0.discarded && !$0.voided }
-        let distance = kept.reduce(0) { $0 + $1.distance }, duration = kept.reduce(0) { $0 + $1.duration }
-        var s = "\(kept.count) trip\(kept.count == 1 ? "" : "s") · \(f.distance(distance)) · \(TripFormat.duration(duration))"
-        let discarded = trips.filter(\.discarded).count, voided = trips.filter { $0.voided && !$0.discarded }.count
-        let notCounted = [discarded > 0 ? "\(discarded) discarded" : nil, voided > 0 ? "\(voided) void" : nil].compactMap { $0 }
-        if !notCounted.isEmpty { s += " (\(notCounted.joined(separator: ", ")) not counted)" }
-        return s
+    /// The totals line's figures, kept as the trips go by: `3 trips · 512.3 km · 6 h 12 min`
+    /// (discarded and voided trips are listed but not counted).
+    struct Totals {
+        var listed = 0, kept = 0, discarded = 0, voided = 0
+        var distance = 0.0, duration = 0.0
+
+        mutating func add(_ t: TripOverview) {
+            listed += 1
+            if t.discarded { discarded += 1 } else if t.voided { voided += 1 }
+            guard !t.discarded && !t.voided else { return }
+            kept += 1
+            distance += t.distance
+            duration += t.duration
+        }
+
+        func line(_ f: TripFormat) -> String {
+            var s = "\(kept) trip\(kept == 1 ? "" : "s") · \(f.distance(distance)) · \(TripFormat.duration(duration))"
+            let notCounted = [discarded > 0 ? "\(discarded) discarded" : nil, voided > 0 ? "\(voided) void" : nil].compactMap { $0 }
+            if !notCounted.isEmpty { s += " (\(notCounted.joined(separator: ", ")) not counted)" }
+            return s
+        }
     }
 
-    static func json(_ trips: [TripOverview], _ settings: ReaderSettings) -> String {
-        TripProperties.list(trips, vehicles: settings.vehicle).serialized
+    /// The JSON document, written as the trips go by.
+    static func printJSON(_ trips: Trips, _ settings: ReaderSettings) throws {
+        var writer = TripListWriter()
+        print(writer.opening, terminator: "")
+        try trips { t in print(writer.element(t, vehicle: settings.vehicle(t.vehicleID)), terminator: "") }
+        print(writer.closing)
     }
 }
 

@@ -46,13 +46,19 @@ struct TripsListCommand: AsyncParsableCommand {
             if let limit, limit < 1 { throw CLIError.usage("--limit must be at least 1, got \(limit)") }
             if vehicle?.isEmpty == true { throw CLIError.usage("--vehicle needs a vehicle id") }
             var settings = try ReaderSettings.load(paths)
-            let trips = try IndexAccess.withIndex(settings) { index in
+            try IndexAccess.withIndex(settings) { index in
                 settings = try settings.withVehicles(from: index)
                 try VehicleFilter.check(vehicle, settings, index)
                 let namer = try PlaceNaming.namer(settings, index)
-                return try index.trips(matching: query).map(namer.named)
+                // Streamed from the index (twice for the table): ten years of trips are never held.
+                let trips: TripsListView.Trips = { body in
+                    try index.forEachTrip(matching: query) { t in
+                        try body(namer.named(t))
+                        return true
+                    }
+                }
+                if json { try TripsListView.printJSON(trips, settings) } else { try TripsListView.printTable(trips, settings) }
             }
-            if json { print(TripsListView.json(trips, settings)) } else { TripsListView.printTable(trips, settings) }
         }
     }
 }

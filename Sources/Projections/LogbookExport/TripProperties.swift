@@ -62,17 +62,9 @@ public enum TripProperties {
     /// `{trips, totals}`: totals over the trips listed; discarded and voided trips are listed
     /// but not counted.
     public static func list(_ trips: [TripOverview], vehicles: (String?) -> Vehicle?) -> JSONValue {
-        let counted = trips.filter { !$0.discarded && !$0.voided }
-        let distance = counted.reduce(0) { $0 + ($1.distance.isFinite ? $1.distance : 0) }
-        let duration = counted.reduce(0) { $0 + ($1.duration.isFinite ? $1.duration : 0) }
-        let totals: JSONValue = .object([
-            ("trips", .number(Double(counted.count))),
-            ("distance_m", .number((distance * 10).rounded() / 10)),
-            ("duration_s", .number(duration.rounded())),
-            ("discarded", .number(Double(trips.filter(\.discarded).count))),
-            ("voided", .number(Double(trips.filter(\.voided).count))),
-        ])
-        return .object([("trips", .array(trips.map { .object(apiMembers(of: $0, vehicle: vehicles($0.vehicleID))) })), ("totals", totals)])
+        var totals = TripListTotals()
+        for t in trips { totals.add(t) }
+        return .object([("trips", .array(trips.map { .object(apiMembers(of: $0, vehicle: vehicles($0.vehicleID))) })), ("totals", totals.json)])
     }
 
     /// The summary as one JSON object.
@@ -83,5 +75,57 @@ public enum TripProperties {
         var scale = 1.0
         for _ in 0..<places { scale *= 10 }
         return (v * scale).rounded() / scale
+    }
+}
+
+/// ``TripProperties/list(_:vehicles:)``'s document written as it goes, trip by trip, for lists
+/// as long as the history: ``opening``, each ``element(_:vehicle:)``, then ``closing`` join to
+/// exactly that document.
+public struct TripListWriter: Sendable {
+    private var totals = TripListTotals()
+
+    public init() {}
+
+    public let opening = "{\"trips\":["
+
+    /// The trip's member of the list (with its separator).
+    public mutating func element(_ t: TripOverview, vehicle: Vehicle?) -> String {
+        let text = (totals.count > 0 ? "," : "") + JSONValue.object(TripProperties.apiMembers(of: t, vehicle: vehicle)).serialized
+        totals.add(t)
+        return text
+    }
+
+    /// The end of the list and the totals over the trips written.
+    public var closing: String { "],\"totals\":" + totals.json.serialized + "}" }
+}
+
+/// The totals of a trip list, kept as the trips go by.
+public struct TripListTotals: Sendable {
+    /// Trips seen (listed).
+    public private(set) var count = 0
+    private var counted = 0, discarded = 0, voided = 0
+    private var distance = 0.0, duration = 0.0
+
+    public init() {}
+
+    public mutating func add(_ t: TripOverview) {
+        count += 1
+        if t.discarded { discarded += 1 }
+        if t.voided { voided += 1 }
+        guard !t.discarded && !t.voided else { return }
+        counted += 1
+        if t.distance.isFinite { distance += t.distance }
+        if t.duration.isFinite { duration += t.duration }
+    }
+
+    /// `{trips, distance_m, duration_s, discarded, voided}`.
+    public var json: JSONValue {
+        .object([
+            ("trips", .number(Double(counted))),
+            ("distance_m", .number((distance * 10).rounded() / 10)),
+            ("duration_s", .number(duration.rounded())),
+            ("discarded", .number(Double(discarded))),
+            ("voided", .number(Double(voided))),
+        ])
     }
 }
