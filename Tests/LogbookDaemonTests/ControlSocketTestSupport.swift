@@ -115,9 +115,9 @@ struct Harness {
                 return error
             }
         }
-        let deadline = ContinuousClock.now + .seconds(30)
-        while !listening.isSet, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(5))
+        var deadline = TestDeadline(.seconds(30))
+        while !listening.isSet, !deadline.passed {
+            await deadline.sleep(for: .milliseconds(5))
         }
     }
 
@@ -283,10 +283,10 @@ func runLogbook(_ arguments: [String], whileRunning: () -> Void = {}) async thro
     process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: dir.file("out")))
     process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: dir.file("err")))
     try process.run()
-    let deadline = ContinuousClock.now + .seconds(20)
-    while process.isRunning, ContinuousClock.now < deadline {
+    var deadline = TestDeadline(.seconds(20))
+    while process.isRunning, !deadline.passed {
         whileRunning()
-        try await Task.sleep(for: .milliseconds(20))
+        await deadline.sleep(for: .milliseconds(20))
     }
     if process.isRunning { process.terminate() }
     process.waitUntilExit()

@@ -46,10 +46,10 @@ import Testing
             vehicle = "van"
             """.write(toFile: cfg, atomically: true, encoding: .utf8)
         let d = try DaemonProcess(arguments: ["--config", cfg])
-        let deadline = ContinuousClock.now + .seconds(10)
+        var deadline = TestDeadline(.seconds(10))
         var trip: [String: Any]?
-        while trip == nil, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(100))
+        while trip == nil, !deadline.passed {
+            await deadline.sleep(for: .milliseconds(100))
             trip = readJSONFile(dir.file("run/live.json"))?["trip"] as? [String: Any]
         }
         #expect(trip?["start_reason"] as? String == "device:/dev/null", "log: \(d.log)")

@@ -87,12 +87,12 @@ import Testing
             environment: ["LOGBOOKD_DEBUG_CLOCK_SCALE": String(speed), "LOGBOOKD_TRIP_TRUST_SYSTEM_CLOCK": "false"])
         await gpsd.waitUntilFinished(timeout: .seconds(150))
         // The daemon has read everything gpsd sent once live.json shows it disconnected.
-        let deadline = ContinuousClock.now + .seconds(20)
+        var deadline = TestDeadline(.seconds(20))
         var live: [String: Any]?
-        while ContinuousClock.now < deadline {
+        while !deadline.passed {
             live = readJSONFile(dir.file("run/live.json"))
             if (live?["gps"] as? [String: Any])?["connected"] as? Bool == false, (live?["gps"] as? [String: Any])?["fixes"] as? Int ?? 0 > 0 { break }
-            try await Task.sleep(for: .milliseconds(50))
+            await deadline.sleep(for: .milliseconds(50))
         }
         let gps = try #require(live?["gps"] as? [String: Any], "\(d.log)")
         _ = await d.stop()

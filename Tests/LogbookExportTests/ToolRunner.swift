@@ -26,8 +26,8 @@ enum Tool {
         p.standardError = err
         p.standardInput = FileHandle.nullDevice
         try p.run()
-        let deadline = ContinuousClock.now + timeout
-        while p.isRunning, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        var deadline = TestDeadline(timeout)
+        while p.isRunning, !deadline.passed { await deadline.sleep(for: .milliseconds(20)) }
         if p.isRunning {
             kill(p.processIdentifier, SIGKILL)
         }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 import Foundation
+import LogbookTestSupport
 import LogbookCore
 import LogbookGPSD
 import Logging
@@ -42,10 +43,10 @@ final class FixCollector: Sendable {
 
     /// Waits until `predicate` holds for the events, or the timeout passes.
     func wait(timeout: Duration = .seconds(60), until predicate: ([GPSDEvent]) -> Bool) async -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
+        var deadline = TestDeadline(timeout)
+        while !deadline.passed {
             if predicate(all) { return true }
-            try? await Task.sleep(for: .milliseconds(20))
+            await deadline.sleep(for: .milliseconds(20))
         }
         return predicate(all)
     }

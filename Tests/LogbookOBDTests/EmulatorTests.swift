@@ -174,8 +174,8 @@ import Testing
         let obd = source(.serial(device: path, baud: 38_400), events)
         // The thread keeps turning (looking for the device) for a second and reports nothing.
         let first = obd.lastHeartbeat
-        let deadline = ContinuousClock.now + .seconds(10)
-        while obd.lastHeartbeat - first < 1_000_000_000, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
+        var deadline = TestDeadline(.seconds(10))
+        while obd.lastHeartbeat - first < 1_000_000_000, !deadline.passed { await deadline.sleep(for: .milliseconds(50)) }
         #expect(obd.lastHeartbeat - first >= 1_000_000_000)
         #expect(events.all.isEmpty)  // nothing to report, no error
         let heartbeat = obd.lastHeartbeat

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 import Foundation
+import LogbookTestSupport
 import LogbookOBD
 import Synchronization
 
@@ -14,10 +15,10 @@ final class EventCollector: Sendable {
 
     /// Waits until `condition` holds for the events so far; returns whether it did in time.
     func wait(_ timeout: Double, _ condition: ([OBDEvent]) -> Bool) async -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
+        var deadline = TestDeadline(.seconds(timeout))
+        while !deadline.passed {
             if condition(all) { return true }
-            try? await Task.sleep(for: .milliseconds(20))
+            await deadline.sleep(for: .milliseconds(20))
         }
         return condition(all)
     }

@@ -16,10 +16,10 @@ extension GarageWriteTests {
 
     /// dashboard.json once `ready` holds, polled for up to 10 s; nil if it never does.
     static func waitForDashboard(_ s: Setup, _ ready: ([String: Any]) -> Bool) async throws -> [String: Any]? {
-        let deadline = ContinuousClock.now + .seconds(10)
-        while ContinuousClock.now < deadline {
+        var deadline = TestDeadline(.seconds(10))
+        while !deadline.passed {
             if let doc = readJSONFile(s.dir.file("run/dashboard.json")), ready(doc) { return doc }
-            try await Task.sleep(for: .milliseconds(100))
+            await deadline.sleep(for: .milliseconds(100))
         }
         return nil
     }

@@ -40,8 +40,8 @@ import Testing
         p.standardOutput = err
         p.standardInput = FileHandle.nullDevice
         try p.run()
-        let deadline = ContinuousClock.now + timeout
-        while p.isRunning, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        var deadline = TestDeadline(timeout)
+        while p.isRunning, !deadline.passed { await deadline.sleep(for: .milliseconds(20)) }
         let timedOut = p.isRunning
         if timedOut { kill(p.processIdentifier, SIGKILL) }
         p.waitUntilExit()

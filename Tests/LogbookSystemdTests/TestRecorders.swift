@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 import Foundation
+import LogbookTestSupport
 import LogbookCore
 import Synchronization
 
@@ -15,9 +16,9 @@ final class Recorder<Value: Sendable>: Sendable {
     /// Waits until at least `count` values arrived (or `timeout`); returns them all.
     @discardableResult
     func wait(count: Int, timeout: Duration = .seconds(5)) async -> [Value] {
-        let deadline = ContinuousClock.now + timeout
-        while items.withLock({ $0.count }) < count, ContinuousClock.now < deadline {
-            try? await Task.sleep(for: .milliseconds(10))
+        var deadline = TestDeadline(timeout)
+        while items.withLock({ $0.count }) < count, !deadline.passed {
+            await deadline.sleep(for: .milliseconds(10))
         }
         return all
     }

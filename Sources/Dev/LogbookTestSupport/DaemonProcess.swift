@@ -52,9 +52,9 @@ public final class DaemonProcess: @unchecked Sendable {
 
     /// Waits for the process to exit by itself; nil on timeout (the process is then killed).
     public func waitForExit(timeout: Duration) async -> Int32? {
-        let deadline = ContinuousClock.now + timeout
-        while process.isRunning, ContinuousClock.now < deadline {
-            try? await Task.sleep(for: .milliseconds(10))
+        var deadline = TestDeadline(timeout)
+        while process.isRunning, !deadline.passed {
+            await deadline.sleep(for: .milliseconds(10))
         }
         if process.isRunning {
             kill(pid, SIGKILL)

@@ -62,9 +62,9 @@ public final class GPSDReplay: @unchecked Sendable {
 
     /// Waits until the replay has fed the whole log and gpsd exited.
     public func waitUntilFinished(timeout: Duration = .seconds(120)) async {
-        let deadline = ContinuousClock.now + timeout
-        while process.isRunning, ContinuousClock.now < deadline {
-            try? await Task.sleep(for: .milliseconds(50))
+        var deadline = TestDeadline(timeout)
+        while process.isRunning, !deadline.passed {
+            await deadline.sleep(for: .milliseconds(50))
         }
     }
 

@@ -56,10 +56,10 @@ public final class NotifySocketListener: @unchecked Sendable {
     /// bound is wide: a debug daemon starting on 2 cores under a load of 9 (the suites beside
     /// it, builds) took over 10 s to READY=1; it takes 0.3 s on its own.
     public func waitFor(_ text: String, timeout: Duration = .seconds(30)) async -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
+        var deadline = TestDeadline(timeout)
+        while !deadline.passed {
             if messages().contains(where: { $0.contains(text) }) { return true }
-            try? await Task.sleep(for: .milliseconds(20))
+            await deadline.sleep(for: .milliseconds(20))
         }
         return false
     }
