@@ -7,13 +7,16 @@ Uses gpsd's own test harness (python3-gps: gps.fake) but, unlike `gpsfake -1`:
     device (a client has WATCHed) and for gpsd's post-open tty flush (~1.4 s on a
     pty) before feeding;
   * it can pace by the log's NMEA time (--realtime FACTOR) instead of per sentence;
-  * it exits by itself once the log is fed and gpsd has drained it.
+  * it exits by itself once the log is fed and gpsd has drained it;
+  * it can date the log today (--shift-to-now): the first fix is stamped with the moment
+    feeding starts, so a daemon that judges fixes by a synchronised clock accepts them.
 
 Prints "PORT=<n>" and "GPSD_PID=<n>" on stdout (flushed) once gpsd listens.
 Parallel-safe with --port 0 (default) and a private TMPDIR (gpsd leaves its control
 socket there). Must run under /usr/bin/python3: Debian's python3-gps lives there.
 """
 import argparse
+import datetime
 import os
 import re
 import signal
@@ -43,6 +46,8 @@ def parse_args():
                     help="seconds to keep gpsd up after the last sentence")
     ap.add_argument("--start-line", type=int, default=0,
                     help="skip the first N packets (resume a replay after a gpsd restart)")
+    ap.add_argument("--shift-to-now", action="store_true",
+                    help="restamp RMC/GGA times so the first fix is dated when feeding starts")
     return ap.parse_args()
 
 
@@ -52,6 +57,49 @@ def free_port():
     port = s.getsockname()[1]
     s.close()
     return port
+
+
+def nmea_checksum(body):
+    c = 0
+    for b in body:
+        c ^= b
+    return b"%02X" % c
+
+
+def restamp(packet, shift, first_date):
+    """One sentence with its RMC date and time or GGA time moved by `shift`, checksum redone."""
+    m = re.match(rb"^\$(..(RMC|GGA)),([^*]*)\*[0-9A-Fa-f]{2}(\s*)$", packet)
+    if not m or not m.group(3)[:6].isdigit():
+        return packet
+    fields = m.group(3).split(b",")
+    hms = fields[0]
+    clock = datetime.time(int(hms[0:2]), int(hms[2:4]), int(hms[4:6]))
+    day = first_date
+    if m.group(2) == b"RMC" and len(fields) > 8 and len(fields[8]) == 6:
+        d = fields[8]
+        day = datetime.date(2000 + int(d[4:6]) if int(d[4:6]) < 80 else 1900 + int(d[4:6]), int(d[2:4]), int(d[0:2]))
+    moved = datetime.datetime.combine(day, clock) + shift
+    fields[0] = moved.strftime("%H%M%S").encode() + hms[6:]
+    if m.group(2) == b"RMC" and len(fields) > 8 and len(fields[8]) == 6:
+        fields[8] = moved.strftime("%d%m%y").encode()
+    body = m.group(1) + b"," + b",".join(fields)
+    return b"$" + body + b"*" + nmea_checksum(body) + m.group(4)
+
+
+def shift_to_now(sentences):
+    """The log's sentences dated so that its first RMC fix is now (UTC)."""
+    first = None
+    for p in sentences:
+        m = re.match(rb"^\$..RMC,(\d{6})(?:\.\d+)?,[^,]*(?:,[^,]*){6},(\d{6}),", p)
+        if m:
+            t, d = m.group(1), m.group(2)
+            first = datetime.datetime(2000 + int(d[4:6]) if int(d[4:6]) < 80 else 1900 + int(d[4:6]),
+                                      int(d[2:4]), int(d[0:2]), int(t[0:2]), int(t[2:4]), int(t[4:6]))
+            break
+    if first is None:
+        return sentences
+    now = datetime.datetime.now(datetime.timezone.utc).replace(tzinfo=None, microsecond=0)
+    return [restamp(p, now - first, first.date()) for p in sentences]
 
 
 class Feeder:
@@ -110,6 +158,8 @@ class Feeder:
     def __call__(self, index, fake):
         if not self.started:
             self.wait_for_client(fake)
+            if self.args.shift_to_now:
+                fake.testload.sentences = shift_to_now(fake.testload.sentences)
             self.started = True
         packets = fake.testload.sentences
         index += self.args.start_line

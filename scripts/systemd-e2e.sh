@@ -17,13 +17,14 @@
 #   control-socket cli-member reload index-root index-logbook index-member index-other watchdog
 #   journal-recovery stop cli-stopped index-after-stop journal-fields
 # Container 2 (the .deb built by scripts/build-deb.sh from the same binaries):
-#   deb-build deb-lintian deb-manuals deb-boot deb-install deb-web deb-upgrade deb-purge
+#   deb-build deb-lintian deb-manuals deb-boot deb-install deb-first-run deb-web deb-upgrade deb-purge
 #
 # Environment:
 #   LOGBOOK_BIN_DIR           build dir with logbookd/logbook (arg 1 wins)
 #   LOGBOOK_E2E_ALLOW_FAIL    comma-separated steps whose FAIL does not fail the run, e.g.
 #                             "trip-service,journal-fields" while the trip feature is not merged
 #   LOGBOOK_E2E_SKIP_DEB=1    skip the package steps
+#   LOGBOOK_E2E_ONLY_DEB=1    only the package steps (container 2)
 #   LOGBOOK_GPSREPLAY         replay script (default scripts/gpsreplay.py)
 #   LOGBOOK_E2E_GPSLOG        NMEA log to replay (default fixtures/gpslogs/20100403_Z205_Switzerland.txt)
 #   LOGBOOK_E2E_KEEP_LOGS=DIR copy the containers' journals there before teardown
@@ -534,6 +535,46 @@ r = u.urlopen("http://127.0.0.1:8080" + sys.argv[1], timeout=5); print(r.status,
   fi
 }
 
+# ── first run: the package as shipped records a drive. The user does what docs/install-pi.md
+# says (joins group logbook, runs `logbook doctor`), drives, stops the trip and lists it. gpsd
+# is the one the shipped config names (127.0.0.1:2947): the stock socket-activated gpsd is
+# stopped and a replay of the drive, dated today, listens there instead (the shipped config
+# trusts the synchronised clock, so an old log's fixes would be refused as future ones).
+deb_first_run() {
+  local t0 live="" dist=0 doctor drc=0 stop src=0 list="" row="" i
+  cp "$GPSREPLAY" "$CT_SHARE/gpsreplay.py"; cp "$GPSLOG" "$CT_SHARE/gps.log"
+  ct useradd -m -G logbook pi >/dev/null 2>&1 || true
+  ct systemctl stop gpsd.socket gpsd.service >/dev/null 2>&1 || true
+  t0=$(date +%s%N)
+  ct systemd-run --quiet --unit=e2e-firstrun-gps -p PrivateTmp=yes /usr/bin/python3 /mnt/e2e/gpsreplay.py \
+     --tcp --realtime 1 --shift-to-now --port 2947 /mnt/e2e/gps.log >/dev/null 2>&1 || true
+  # The trip the service source opened, once it has 300 m of the drive (about a minute).
+  for i in $(seq 1 360); do
+    live=$(as_user pi cat /run/logbook/live.json 2>/dev/null || true)
+    dist=$(ct /usr/bin/python3 -c 'import json,sys; t=json.load(sys.stdin).get("trip") or {}
+print(int(t.get("distance_m") or 0) if t.get("active") and (t.get("vehicle") or {}).get("id") == "car" else 0)' <<<"$live" 2>/dev/null || echo 0)
+    [ "$dist" -ge 300 ] && break
+    sleep 0.5
+  done
+  doctor=$(as_user pi logbook doctor 2>&1) || drc=$?
+  stop=$(as_user pi logbook trip stop 2>&1) || src=$?
+  for i in $(seq 1 60); do
+    list=$(as_user pi logbook trips list --json 2>/dev/null || true)
+    row=$(ct /usr/bin/python3 -c 'import json,sys
+for t in json.load(sys.stdin)["trips"]:
+    if (t.get("vehicle") or {}).get("id") == "car" and t.get("end_reason") == "manual" and t.get("distance_m", 0) >= 300:
+        print("trip %s: car, %s, %.0f m, %s points" % (t["id"], t["start_reason"], t["distance_m"], t.get("points", "?"))); break' <<<"$list" 2>/dev/null || true)
+    [ -n "$row" ] && break
+    sleep 0.5
+  done
+  ct systemctl stop e2e-firstrun-gps.service >/dev/null 2>&1 || true
+  if [ "$dist" -ge 300 ] && [ "$drc" = 0 ] && [ "$src" = 0 ] && [ -n "$row" ]; then
+    ok deb-first-run "shipped config, user pi in group logbook: doctor exit 0 ($(grep -c '^ok ' <<<"$doctor") checks ok), 300 m driven after $(( $(ms_since "$t0") / 1000 )) s, trip stop rc 0, trips list: $row"
+  else
+    fail deb-first-run "distance ${dist} m (want >= 300), doctor rc $drc: $(tr '\n' ' ' <<<"$doctor" | cut -c1-300); trip stop rc $src: ${stop:0:80}; trips list: '${row:-no manual trip of car}' $(head -c 200 <<<"$list")"
+  fi
+}
+
 deb_upgrade() {
   local out rc=0 p0 p1 kept ver st
   ct sh -c 'echo "# e2e local modification" >> /etc/logbook/logbookd.toml'
@@ -570,7 +611,8 @@ preflight
 # Steps that need a running daemon; reported as FAIL "not run" when an earlier step broke.
 DAEMON_STEPS="status-text user gps-fixes trip-service control-socket cli-member reload index-root index-logbook index-member index-other watchdog journal-recovery stop cli-stopped index-after-stop journal-fields"
 not_run() { local s; for s in $2; do fail "$s" "not run ($1)"; done; }
-if boot boot; then
+if [ "${LOGBOOK_E2E_ONLY_DEB:-0}" = 1 ]; then :
+elif boot boot; then
   if install_units && readonly_root; then
     logind_delay; gps_replay
     if start_target; then
@@ -591,10 +633,11 @@ if [ "${LOGBOOK_E2E_SKIP_DEB:-0}" != 1 ]; then
     deb_manuals
     if boot deb-boot; then
       deb_install
+      deb_first_run
       deb_web
       deb_upgrade; deb_purge
-    else not_run "boot failed" "deb-install deb-web deb-upgrade deb-purge"; fi
-  else not_run "deb-build failed" "deb-boot deb-install deb-web deb-upgrade deb-purge"; fi
+    else not_run "boot failed" "deb-install deb-first-run deb-web deb-upgrade deb-purge"; fi
+  else not_run "deb-build failed" "deb-boot deb-install deb-first-run deb-web deb-upgrade deb-purge"; fi
   if [ -n "${LOGBOOK_E2E_KEEP_LOGS:-}" ] && [ -n "$CT_PID1" ]; then ct journalctl -b --no-pager -o short-monotonic > "$LOGBOOK_E2E_KEEP_LOGS/journal-deb.log" 2>&1 || true; fi
   ct_teardown
 fi
