@@ -155,7 +155,7 @@ let package = Package(
                 "LogbookGPSD", "LogbookSystemd", "LogbookGPIO", "LogbookOBD", "LogbookGarage", log, serviceLifecycle, unixSignals,
             ]),
         program(
-            "Apps", "logbookd", ["LogbookDaemon", "LogbookSystemd", log],
+            "Apps", "logbookd", ["LogbookDaemon", "LogbookPOSIX", "LogbookSystemd", log],
             exclude: ["link"],
             // Link flags that cut logbookd's resident memory (docs/memory.md; guarded by
             // scripts/tests.d/25-daemon-image.sh). lld, because gold lacks the first:

@@ -82,10 +82,9 @@ if grep -qE '^lib(gps|stdc\+\+)\.so' <<<"$needed"; then
 fi
 
 # The memory target, on the Swiss drive at full speed (bench/gps-bench.sh's run, once).
-scripts/install-deps.sh time >/dev/null
 work="$(mktemp -d /tmp/logbook-image.XXXXXX)"
-replay="" timer=""
-trap 'kill $replay $timer 2>/dev/null || true; rm -rf "$work"' EXIT
+replay="" daemon=""
+trap 'kill $replay $daemon 2>/dev/null || true; rm -rf "$work"' EXIT
 log=fixtures/gpslogs/20100403_Z205_Switzerland.txt
 TMPDIR="$work" /usr/bin/python3 scripts/gpsreplay.py --tcp "$log" >"$work/replay.out" 2>"$work/replay.err" &
 replay=$!
@@ -93,22 +92,28 @@ for _ in $(seq 200); do grep -q '^PORT=' "$work/replay.out" 2>/dev/null && break
 port="$(sed -n 's/^PORT=//p' "$work/replay.out")"
 # The socket's group exists in /etc/group, as `logbook` does where the .deb is installed.
 printf '[[vehicle]]\nid = "z205"\n[[source]]\ntype = "service"\nvehicle = "z205"\n[control]\ngroup = "%s"\n' "$(id -gn)" >"$work/logbookd.toml"
-/usr/bin/time -f "%M" -o "$work/time" "$bin" --config "$work/logbookd.toml" --gpsd "127.0.0.1:$port" \
+"$bin" --config "$work/logbookd.toml" --gpsd "127.0.0.1:$port" \
     --state-dir "$work/state" --runtime-dir "$work/run" 2>"$work/daemon.log" &
-timer=$!
+daemon=$!
 wait "$replay" || true
 replay=""
 # Every fix handled: live.json is published again after gpsd has gone (its seq moves on).
 seq_of() { /usr/bin/python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["seq"])' "$work/run/live.json" 2>/dev/null || echo 0; }
 ended="$(seq_of)"
 for _ in $(seq 300); do [ "$(seq_of)" -gt "$ended" ] && break; sleep 0.05; done
-daemon="$(pgrep -P "$timer" || true)"
-[ -n "$daemon" ] && kill -TERM "$daemon"
-wait "$timer" || true
-timer=""
+kill -TERM "$daemon"
+wait "$daemon" || true
+daemon=""
 fixes="$(/usr/bin/python3 -c 'import json,sys; g=json.load(open(sys.argv[1]))["gps"]; print(g["fixes"]+g["rejected"])' "$work/run/live.json" 2>/dev/null || echo 0)"
 sent="$(grep -c 'RMC' "$log")"
-rss="$(tail -1 "$work/time")"
+# Its own peak, as it reports it at exit (bench/lib.sh: children not counted).
+. bench/lib.sh
+rss="$(own_usage "$work/daemon.log" | awk '{print $2}')"
+if [ -z "$rss" ]; then
+    echo "daemon-image: FAIL: logbookd did not report its peak at exit (see $work/daemon.log)" >&2
+    trap - EXIT
+    exit 1
+fi
 arch="$(sed -n 's/.*arch: \([^,]*\),.*/\1/p' "$order" 2>/dev/null || true)"
 echo "daemon-image: logbookd peak rss $((rss / 1024)).$(((rss % 1024) * 10 / 1024)) MiB recording the Swiss drive (target 12 MiB), $fixes fixes, order file ${arch:-none}"
 if [ "$fixes" -lt $((sent * 95 / 100)) ]; then

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 import LogbookDaemon
+import LogbookPOSIX
 import LogbookSettings
 import LogbookSystemd
 import Logging
@@ -44,6 +45,12 @@ func runDaemon(_ arguments: DaemonArguments) async -> Int32 {
     }
     do {
         try await daemon.run()
+        // The last line: the daemon's own peak (its memory target; hooks' children not in it).
+        logger.info(
+            "logbookd stopped",
+            metadata: [
+                "peak_rss_kib": "\(ResourceUsage.peakResidentKiB)", "cpu_s": "\(ResourceUsage.cpuSeconds)",
+            ])
         return 0
     } catch {
         printError("logbookd: \(error)")
