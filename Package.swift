@@ -301,7 +301,7 @@ let package = Package(
         .testTarget(
             name: "LogbookWebTests",
             dependencies: [
-                "LogbookWeb", "LogbookCore", "LogbookConfig", "LogbookJournal", "LogbookGarage",
+                "LogbookWeb", "LogbookCore", "LogbookConfig", "LogbookJournal", "LogbookGarage", "LogbookExport",
                 "LogbookRecords", "LogbookStore", "LogbookTestSupport", .product(name: "NIOCore", package: "swift-nio"), log,
             ]),
         .testTarget(
