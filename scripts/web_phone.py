@@ -78,11 +78,15 @@ def crawl(driver, base):
 
 
 def axe(driver):
-    """axe-core's violations on the page: [(impact, id, how many nodes, first target)]."""
+    """axe-core's violations on the page: [(impact, id, how many nodes, first target)].
+
+    The package's axe-core is 3.1.1, whose `dlitem` rule predates HTML's `<div>` groups in a
+    `<dl>` (`<dl><div><dt>…<dd>…</div></dl>`, valid HTML, the stat cards): it reports every such
+    `dt` and `dd`. That one rule is off; every other rule runs."""
     driver.execute_script(open(AXE).read())
     result = driver.execute_async_script(
         "const done = arguments[arguments.length - 1];"
-        "axe.run(document, {resultTypes: ['violations']}).then(r => done(r.violations.map("
+        "axe.run(document, {resultTypes: ['violations'], rules: {dlitem: {enabled: false}}}).then(r => done(r.violations.map("
         "v => [v.impact, v.id, v.nodes.length, v.nodes[0] ? v.nodes[0].target.join(' ') + ' ' + (v.nodes[0].failureSummary || '').slice(0, 160) : ''])))"
         ".catch(e => done([['error', String(e), 0, '']]))")
     return result
@@ -267,7 +271,9 @@ def setup(driver, broken):
 def stale(driver, base, pid):
     loaded(driver, base + "/")
     waiting(driver, 60).until(lambda d: d.find_element(By.CSS_SELECTOR, '[data-field="age"]').text == "just now")
-    if driver.find_element(By.ID, "stale").is_displayed():
+    try:
+        waiting(driver, 30).until(ec.invisibility_of_element_located((By.ID, "stale")))
+    except Exception:
         fail("stale", "the stale banner shows while logbookd runs")
     t0 = time.monotonic()
     os.kill(pid, signal.SIGTERM)

@@ -182,7 +182,7 @@
   // every 2 s. A document that repeats the last seq is not news (the web app re-reads a stale
   // live.json while the daemon is gone), so the clock runs from the last new seq, and from
   // the page's load until the first one arrives.
-  const staleAfter = 4000;
+  const staleAfter = 3500;  // 2 s between writes, and room for a busy Pi
   let lastNew = Date.now(), lastSeq = null, connected = true;
   function render(doc) {
     if (doc.seq !== lastSeq || doc.updated_at !== live.dataset.updated) {
@@ -240,5 +240,5 @@
   });
   source.addEventListener("open", () => { connected = true; });
   source.addEventListener("error", () => { connected = false; checkStale(); });
-  setInterval(checkStale, 500);
+  setInterval(checkStale, 250);
 })();
