@@ -182,7 +182,7 @@ let package = Package(
             [
                 "LogbookCore", "LogbookConfig", "LogbookSettings", "LogbookRecords", "LogbookPOSIX", "LogbookControl",
                 "LogbookJournal", "LogbookStore", "LogbookExport", "LogbookPlaces", "LogbookGarage", "LogbookGarageStore",
-                "LogbookImport",
+                "LogbookImport", "LogbookDoctor",
                 "LogbookUplink",  // uplink status, verify --witness (the fleet store through logbook-uplink)
                 argumentParser,
             ],
@@ -195,13 +195,16 @@ let package = Package(
                     .when(platforms: [.linux])),
                 .unsafeFlags(["-L", "\(packageDirectory)/Sources/Apps/logbookd/link"], .when(platforms: [.linux])),
             ]),
+        // The set-up checks of `logbook doctor` and the web app's Setup check page (gpsd and its
+        // fix, the daemon and its sources, vehicles, permissions, clock, disk): one implementation.
+        module("Apps", "LogbookDoctor", ["LogbookCore", "LogbookRecords", "LogbookSettings", "LogbookControl", "LogbookPOSIX"]),
         // The web app for the phone (Hummingbird): reads the index, writes through the control socket.
         module(
             "Apps", "LogbookWeb",
             [
                 "LogbookCore", "LogbookConfig", "LogbookSettings", "LogbookRecords", "LogbookPOSIX", "LogbookSodium",
                 "LogbookControl", "LogbookJournal", "LogbookStore", "LogbookExport", "LogbookGarage", "LogbookGarageStore",
-                "LogbookPlaces",
+                "LogbookPlaces", "LogbookDoctor",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -298,7 +301,7 @@ let package = Package(
         .testTarget(
             name: "LogbookWebTests",
             dependencies: [
-                "LogbookWeb", "LogbookCore", "LogbookConfig", "LogbookJournal", "LogbookGarage",
+                "LogbookWeb", "LogbookCore", "LogbookConfig", "LogbookJournal", "LogbookGarage", "LogbookExport",
                 "LogbookRecords", "LogbookStore", "LogbookTestSupport", .product(name: "NIOCore", package: "swift-nio"), log,
             ]),
         .testTarget(

@@ -13,14 +13,14 @@ from selenium.webdriver.support.ui import WebDriverWait
 PHONE = (412, 915)  # a common Android phone's CSS viewport
 
 
-def browser():
+def browser(size=PHONE):
     options = webdriver.ChromeOptions()
     options.binary_location = "/usr/bin/chromium"
     for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                 f"--window-size={PHONE[0]},{PHONE[1]}", "--hide-scrollbars", "--force-device-scale-factor=1"):
+                 f"--window-size={size[0]},{size[1]}", "--hide-scrollbars", "--force-device-scale-factor=1"):
         options.add_argument(flag)
     options.add_experimental_option("mobileEmulation", {
-        "deviceMetrics": {"width": PHONE[0], "height": PHONE[1], "pixelRatio": 2.0},
+        "deviceMetrics": {"width": size[0], "height": size[1], "pixelRatio": 2.0},
         "userAgent": "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156 Mobile Safari/537.36"})
     return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
 

@@ -53,14 +53,15 @@ def live(driver, base, shots):
     driver.save_screenshot(f"{shots}/web-live.png")
     print(f"web-browser: live: ok Start, then the page's distance rose {first:.2f} → {last:.2f} km in {t1 - t0:.1f} s "
           "without a reload (SSE)", flush=True)
-    submit(driver, driver.find_element(By.ID, "stop"))
+    driver.find_element(By.ID, "stop").click()  # asks first (web_phone.py tests both answers)
+    submit(driver, wait.until(ec.element_to_be_clickable((By.ID, "stop-yes"))))
     wait.until(ec.visibility_of_element_located((By.ID, "start")))
-    notices = driver.find_elements(By.CSS_SELECTOR, ".notice")
+    notices = driver.find_elements(By.CSS_SELECTOR, ".notice.good")
     notice = notices[0].text if notices else ""
     try:
-        wait.until(lambda d: "manual" in d.find_element(By.CSS_SELECTOR, '[data-field="last"]').text)
+        wait.until(lambda d: "By hand" in d.find_element(By.CSS_SELECTOR, '[data-field="last"]').text)
     except Exception:
-        fail("stop", "the last-trip card never said manual: "
+        fail("stop", "the last-trip card never said By hand (manual): "
              + repr(driver.find_element(By.CSS_SELECTOR, '[data-field="last"]').text))
     last_trip = driver.find_element(By.CSS_SELECTOR, '[data-field="last"]').text
     print(f"web-browser: stop: ok \"{notice}\", last trip card: \"{last_trip}\"", flush=True)
@@ -76,7 +77,7 @@ def trips(driver, base, shots):
     wait.until(lambda d: d.execute_script("return arguments[0].complete && arguments[0].naturalWidth", picture) > 0)
     size = driver.execute_script("return [arguments[0].naturalWidth, arguments[0].naturalHeight]", picture)
     end = driver.find_element(By.ID, "end-reason").text
-    if "manual" not in end:
+    if "By hand" not in end:
         fail("trip-page", f"end reason shown is {end!r}")
     driver.save_screenshot(f"{shots}/web-trip.png")
     print(f"web-browser: trip-page: ok /trips lists trip 1; its page shows the route SVG ({size[0]}x{size[1]}), ended: {end}",

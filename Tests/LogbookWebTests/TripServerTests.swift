@@ -74,7 +74,7 @@ import Testing
             #expect(page.status == 200 && page.text.contains("href=\"/trips/1\""), "\(page)")
             let tripPage = try await client.request("GET", "/trips/1")
             #expect(tripPage.status == 200 && tripPage.text.contains("src=\"/api/trips/1/picture.svg\""), "\(tripPage)")
-            #expect(tripPage.text.contains("manual") && tripPage.text.contains("Golf"))
+            #expect(tripPage.text.contains("<span id=\"end-reason\">By hand</span>") && tripPage.text.contains("Golf"))
 
             // Filters: the vehicle, the dates.
             let none = try await client.request("GET", "/api/trips?vehicle=polo")

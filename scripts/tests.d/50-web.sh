@@ -7,7 +7,10 @@
 # forms (scripts/web_writes.py), then read back with `logbook`; auth refusals on a second server
 # with a password; schemathesis fuzzes every operation of /api/openapi.json: no 5xx, responses
 # match.
-# Prints "web-browser: …" and "web-schemathesis: …" lines. LOGBOOK_WEB_SHOTS=DIR keeps the
+# scripts/web_phone.py then checks the app on a 360 px phone (overflow, axe-core, tap targets,
+# Stop's confirmation, themes, place names, the Setup check over a broken set-up, the stale
+# banner with logbookd stopped).
+# Prints "web-browser: …", "web-a11y: …", "web-stale: …" and "web-schemathesis: …" lines. LOGBOOK_WEB_SHOTS=DIR keeps the
 # screenshots there (docs/ holds the committed ones).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -51,9 +54,13 @@ name = "Golf"
 TOML
 # The trip's clock runs at the replay's pace (logbookd's test hook), so durations and average
 # speeds read as on the road.
-LOGBOOKD_DEBUG_CLOCK_SCALE=8 "$bin/logbookd" --config "$work/logbookd.toml" 2>"$work/logbookd.log" &
-pids+=("$!")
-for _ in $(seq 100); do [ -S "$work/run/control.sock" ] && break; sleep 0.1; done
+start_daemon() {
+    LOGBOOKD_DEBUG_CLOCK_SCALE=8 "$bin/logbookd" --config "$work/logbookd.toml" 2>>"$work/logbookd.log" &
+    daemon_pid=$!
+    pids+=("$daemon_pid")
+    for _ in $(seq 100); do "$bin/logbook" --config "$work/logbookd.toml" status >/dev/null 2>&1 && break; sleep 0.1; done
+}
+start_daemon
 
 web_port="$(free_port)"
 "$bin/logbook-web" --config "$work/logbookd.toml" --listen "127.0.0.1:$web_port" 2>"$work/web.log" &
@@ -65,9 +72,21 @@ secure_port="$(free_port)"
 { cat "$work/logbookd.toml"; printf '[web]\npassword_file = "%s"\n' "$work/web-password"; } >"$work/secure.toml"
 "$bin/logbook-web" --config "$work/secure.toml" --listen "127.0.0.1:$secure_port" 2>"$work/web-secure.log" &
 pids+=("$!")
+# A third over a broken first run: no vehicle, no source, no gpsd, no logbookd (its Setup check).
+broken_port="$(free_port)"
+cat >"$work/broken.toml" <<TOML
+state_dir = "$work/broken-state"
+runtime_dir = "$work/broken-run"
+[gpsd]
+address = "127.0.0.1:$(free_port)"
+TOML
+mkdir -p "$work/broken-state" "$work/broken-run"
+"$bin/logbook-web" --config "$work/broken.toml" --listen "127.0.0.1:$broken_port" 2>"$work/web-broken.log" &
+pids+=("$!")
 base="http://127.0.0.1:$web_port"
 wait_http "$base/api/openapi.json"
 wait_http "http://127.0.0.1:$secure_port/api/openapi.json"
+wait_http "http://127.0.0.1:$broken_port/api/openapi.json"
 
 check=(--base "$base" --secure-base "http://127.0.0.1:$secure_port" --password-file "$work/web-password" --shots "$shots"
     --logbook "$bin/logbook --config $work/logbookd.toml")
@@ -119,6 +138,16 @@ if [ "$polo" = "True web WVWZZZ6RZFY123456 Ben 3" ]; then
 else
     echo "web-browser: journal: FAIL logbook vehicles list says polo is: $polo"; exit 1
 fi
+
+# The phone (360 px): overflow, axe-core, tap targets, Stop's confirmation, no preselected
+# class, the light theme, place names, the Setup check, and last the stale banner with
+# logbookd stopped (then started again for schemathesis).
+phone_shots="${LOGBOOK_WEB_SHOTS:-/tmp/logbook-web-shots}"
+mkdir -p "$phone_shots"
+"$py" scripts/web_phone.py --base "$base" --broken-base "http://127.0.0.1:$broken_port" --shots "$phone_shots" \
+    --daemon-pid "$daemon_pid" --logbook "$bin/logbook --config $work/logbookd.toml"
+wait "$daemon_pid" 2>/dev/null || true
+start_daemon
 
 # schemathesis: every operation but the endless event stream, with this browser's session.
 jar="$(curl -fsS -c - "$base/api/session" -o "$work/session.json" | awk '$6 == "logbook_session" {print $7}')"

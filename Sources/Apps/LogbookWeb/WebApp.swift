@@ -94,6 +94,7 @@ package struct WebApp: Sendable {
         addServicePages(to: router)
         addPlacePages(to: router)
         addReportPage(to: router)
+        addSetupPage(to: router)
         return router
     }
 }

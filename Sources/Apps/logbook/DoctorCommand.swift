@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 import ArgumentParser
+import Foundation
 import LogbookCore
+import LogbookDoctor
 import LogbookSettings
 
 /// `logbook doctor`: checks what a first run needs and says what to do about each failure.
@@ -23,17 +25,23 @@ struct DoctorCommand: AsyncParsableCommand {
             guard minFreeMiB >= 0 else { throw CLIError.usage("--min-free-mib must not be negative") }
             let settings = try ReaderSettings.load(paths)
             let file = settings.daemon.configFile ?? "/etc/logbook/logbookd.toml"
-            let checks = DoctorChecks(settings: settings, configFile: file)
+            var checks = DoctorChecks(settings: settings.daemon, configFile: file, indexPath: settings.indexPath)
+            checks.staleAfter = StatusCommand.staleAfter
             let probe = GPSDProbe.run(settings.daemon.gpsd, wait: wait)
-            let results = [
-                checks.gpsd(probe), checks.fix(probe, waited: wait), checks.daemon(), checks.sources(), checks.vehicles(),
-                checks.permissions(), checks.clock(probe), checks.disk(minimumFreeMiB: minFreeMiB),
-            ]
+            let results = checks.all(probe: probe, waited: wait, recordedVehicles: Self.recordedVehicles(settings), minimumFreeMiB: minFreeMiB)
             print("Checking \(file)")
             for r in results { print(r.text) }
             let failed = results.filter { !$0.ok }.count
             print(failed == 0 ? "All \(results.count) checks passed." : "\(failed) of \(results.count) checks failed.")
             if failed > 0 { throw CLIError.problem("doctor: \(failed) of \(results.count) checks failed") }
         }
+    }
+
+    /// The vehicles added through the journal (`logbook vehicles add`, the web app), as the index holds them.
+    static func recordedVehicles(_ settings: ReaderSettings) -> [String] {
+        guard FileManager.default.isReadableFile(atPath: settings.journalDirectory),
+            let withJournal = try? IndexAccess.withIndex(settings, { try settings.withVehicles(from: $0) })
+        else { return [] }
+        return Array(withJournal.registry.keys)
     }
 }

@@ -106,6 +106,22 @@
     });
   }
 
+  // Stop asks first: the confirmation in place of the button (without script the server
+  // asks on the next page, /?confirm=stop).
+  const stopForm = document.getElementById("stop-form"), stopAsk = document.getElementById("stop-confirm");
+  if (stopForm && stopAsk) {
+    stopForm.addEventListener("submit", (e) => {
+      e.preventDefault();
+      stopForm.hidden = true; stopAsk.hidden = false;
+      document.getElementById("stop-yes").focus();
+    });
+    document.getElementById("stop-no").addEventListener("click", (e) => {
+      e.preventDefault();
+      stopAsk.hidden = true; stopForm.hidden = false;
+      document.getElementById("stop").focus();
+    });
+  }
+
   const live = document.getElementById("live");
   if (!live || !window.EventSource) return;
   const field = (name) => live.querySelector('[data-field="' + name + '"]');
@@ -120,9 +136,20 @@
     if (gps.eph_m != null) parts.push("±" + fixed(gps.eph_m, 0) + " m");
     return parts.join(" · ");
   }
+  // Reasons in words, from the server's one table (the reason-words data block).
+  const reasonTable = (() => {
+    const el = document.getElementById("reason-words");
+    try { return el ? JSON.parse(el.textContent) : {}; } catch (e) { return {}; }
+  })();
+  function reasonWords(raw) {
+    if (!raw) return "";
+    const i = raw.indexOf(":"), kind = i < 0 ? raw : raw.slice(0, i), words = reasonTable[kind];
+    if (!words) return raw;
+    return words + (i < 0 || kind === "motion" ? "" : " (" + raw.slice(i + 1) + ")");
+  }
   function lastText(t) {
     return "Trip " + t.id + ": " + distance(t.distance_m || 0).join(" ") + " in " + durationWords(t.duration_s || 0) +
-      ", ended (" + (t.end_reason || "?") + ")";
+      ", ended (" + (t.end_reason ? reasonWords(t.end_reason) : "?") + ")";
   }
 
   // The trouble codes of every OBD source, stored first (FaultCodesCard on the server).
@@ -151,9 +178,17 @@
     show("faults", codes.length > 0);
   }
 
-  let lastEvent = 0;
+  // Staleness: logbookd replaces live.json (and sends a document with a new `seq`) at least
+  // every 2 s. A document that repeats the last seq is not news (the web app re-reads a stale
+  // live.json while the daemon is gone), so the clock runs from the last new seq, and from
+  // the page's load until the first one arrives.
+  const staleAfter = 3500;  // 2 s between writes, and room for a busy Pi
+  let lastNew = Date.now(), lastSeq = null, connected = true;
   function render(doc) {
-    lastEvent = Date.now();
+    if (doc.seq !== lastSeq || doc.updated_at !== live.dataset.updated) {
+      lastSeq = doc.seq; live.dataset.updated = doc.updated_at || "";
+      lastNew = Date.now();
+    }
     document.dispatchEvent(new CustomEvent("logbook:live", { detail: doc }));  // map.js follows the car
     const trip = doc.trip, last = doc.last_trip;
     const state = trip ? "trip" : "idle";
@@ -168,7 +203,7 @@
       if (started && started.getAttribute("datetime") !== trip.started_at && trip.started_at) {
         started.setAttribute("datetime", trip.started_at); started.dataset.format = "time"; localTime(started);
       }
-      set("reason", trip.start_reason || "");
+      set("reason", reasonWords(trip.start_reason));
       const d = distance(trip.distance_m || 0), s = speed(trip.speed_mps || 0);
       set("distance", d[0]); set("distance-unit", d[1]);
       set("speed", s[0]); set("speed-unit", s[1]);
@@ -181,17 +216,29 @@
     renderFaults(doc);
   }
 
+  const stale = document.getElementById("stale");
+  function checkStale() {
+    const ms = Date.now() - lastNew, age = Math.round(ms / 1000);
+    set("age", age <= 2 ? "just now" : age + " s ago");
+    const old = ms > staleAfter || !connected;
+    if (stale) {
+      stale.hidden = !old;
+      const text = connected ? age + " s" : age + " s (the connection to the web app is lost)";
+      const el = stale.querySelector('[data-field="stale-age"]');
+      if (el && el.textContent !== text) el.textContent = text;
+    }
+    if (old) {
+      live.dataset.state = "offline";
+      set("status", connected ? "No updates from logbookd" : "Not connected");
+    }
+  }
   const source = new EventSource("/api/live/events");
   source.addEventListener("live", (e) => {
+    connected = true;
     try { render(JSON.parse(e.data)); } catch (err) { /* a torn document: wait for the next */ }
+    checkStale();
   });
-  setInterval(() => {
-    if (!lastEvent) return;
-    const age = Math.round((Date.now() - lastEvent) / 1000);
-    set("age", age <= 2 ? "just now" : age + " s ago");
-    if (age > 10) {
-      live.dataset.state = "offline";
-      set("status", "No data from logbookd");
-    }
-  }, 1000);
+  source.addEventListener("open", () => { connected = true; });
+  source.addEventListener("error", () => { connected = false; checkStale(); });
+  setInterval(checkStale, 250);
 })();

@@ -82,7 +82,7 @@ struct DashboardPage {
         return """
             <section class="card">
             <h2>Vehicles</h2>
-            <table id="vehicle-kpis"><thead><tr><th>Vehicle</th><th class="num">Distance</th><th class="num">Economy</th><th class="num">Spend</th></tr></thead>
+            <table id="vehicle-kpis" class="cards"><thead><tr><th>Vehicle</th><th class="num">Distance</th><th class="num">Economy</th><th class="num">Spend</th></tr></thead>
             <tbody>
             \(body)</tbody></table>
             </section>

@@ -47,13 +47,20 @@ struct EconomyChart {
             let title = HTML.escape("\(p.label): \(Format.fixed(values[i], digits: 2)) \(unit) over \(Format.fixed(p.distanceKm, digits: 0)) km")
             out += "<circle class=\"point\" cx=\"\(Self.n(x(i)))\" cy=\"\(Self.n(y(values[i])))\" r=\"4\" fill=\"#58a6ff\"><title>\(title)</title></circle>"
             if i % every == 0 || i == points.count - 1 {
-                out += "<text x=\"\(Self.n(x(i)))\" y=\"\(Self.n(Self.height - 12))\" text-anchor=\"middle\" font-size=\"12\" fill=\"#8b949e\">"
+                out += "<text x=\"\(Self.n(x(i)))\" y=\"\(Self.n(Self.height - 12))\" text-anchor=\"\(Self.anchor(i, of: points.count))\" font-size=\"12\" fill=\"#8b949e\">"
                 out += HTML.escape(p.label) + "</text>"
             }
             out += "\n"
         }
         out += "<text x=\"\(Self.n(Self.left))\" y=\"10\" font-size=\"11\" fill=\"#8b949e\">\(unit)</text>\n</svg>"
         return out
+    }
+
+    /// The first and last axis labels end inside the picture (a centred "2026" at the right
+    /// edge was cut to "202"); the others are centred on their point.
+    static func anchor(_ i: Int, of count: Int) -> String {
+        guard count > 1 else { return "middle" }
+        return i == 0 ? "start" : i == count - 1 ? "end" : "middle"
     }
 
     /// One decimal is sub-pixel at this size.

@@ -73,7 +73,7 @@ struct GaragePage {
         return """
             <section class="card scroll">
             <h2>Fuel logs</h2>
-            <table id="fuel-logs"><thead><tr><th>Date</th><th class="num">Odometer</th><th class="num">Fuel</th><th class="num">Paid</th></tr></thead>
+            <table id="fuel-logs" class="cards"><thead><tr><th>Date</th><th class="num">Odometer</th><th class="num">Fuel</th><th class="num">Paid</th></tr></thead>
             <tbody>
             \(rows)</tbody></table>
             </section>

@@ -85,11 +85,11 @@ extension WebApp {
         let vehicle = Self.nonEmpty(parameters, "vehicle")
         let configured = configuration.vehicles
         let journal = configuration.journalDirectory
-        let places = self.places
+        let naming = self.naming
         return try await shelf.read { index throws -> (MileageReport, [GarageVehicle]) in
             let garage = try GarageStore.garage(index, configured: configured)
             if let vehicle, garage.vehicle(vehicle) == nil { throw APIError.notFound("no vehicle \"\(vehicle)\"") }
-            let namer = PlaceNamer(namedPlaces: Array(try GarageStore.namedPlaces(index).values), bundle: places.bundle())
+            let namer = try naming.namer(index)
             let report = try GarageStore.report(index, garage: garage, year: year, vehicle: vehicle, namer: namer, journalDirectory: journal)
             return (report, garage.vehicles)
         }

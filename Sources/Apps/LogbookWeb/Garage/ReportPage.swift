@@ -62,16 +62,16 @@ struct ReportPage {
         for c in MileageReport.classes { head += "<th class=\"num\">\(HTML.escape(c))</th>" }
         var rows = ""
         for month in report.months.keys.sorted() {
-            rows += "<tr><td>\(HTML.escape(month))</td>"
+            rows += "<tr><td>\(HTML.escape(month)) <span class=\"narrow-only muted small\">(\(unit))</span></td>"
             for c in MileageReport.classes {
-                rows += "<td class=\"num\">\(HTML.escape(format.distance((report.months[month]?[c] ?? 0) * 1000).value))</td>"
+                rows += "<td class=\"num\" data-label=\"\(HTML.escape(c))\">\(HTML.escape(format.distance((report.months[month]?[c] ?? 0) * 1000).value))</td>"
             }
             rows += "</tr>\n"
         }
         return """
             <section class="card scroll">
             <h2>By month</h2>
-            <table id="report-months"><thead><tr>\(head)</tr></thead><tbody>
+            <table id="report-months" class="cards"><thead><tr>\(head)</tr></thead><tbody>
             \(rows)</tbody></table>
             </section>
             """

@@ -47,8 +47,13 @@ extension WebApp {
             let vehicle = form["vehicle"].flatMap { $0.isEmpty ? nil : $0 }
             return await formOutcome(done: "started") { () async throws(APIError) in _ = try await startTrip(vehicle) }
         }
-        router.post("/trip/stop") { _, _ -> Response in
-            await formOutcome(done: "stopped") { () async throws(APIError) in
+        // One tap does not end a trip: without `confirm=yes` (the page's script asks in place)
+        // the Live page asks first.
+        router.post("/trip/stop") { request, context -> Response in
+            var request = request
+            let form = FormFields(try await request.collectBody(upTo: context.maxUploadSize).readableBytesView)
+            guard form["confirm"] == "yes" else { return Responses.redirect("/?confirm=stop") }
+            return await formOutcome(done: "stopped") { () async throws(APIError) in
                 _ = try await control.call(.object([("cmd", .string("trip.stop"))]))
             }
         }

@@ -47,7 +47,7 @@ enum FormHTML {
         case .time(let seconds):
             control = "<input id=\"\(id)\" name=\"\(name)\" type=\"datetime-local\"\(seconds ? " step=\"1\"" : "")\(required) value=\"\(v)\">"
         case .choice(let words, let blank):
-            control = "<select id=\"\(id)\" name=\"\(name)\">\(options(words.map { ($0, $0) }, blank: blank, selected: value))</select>"
+            control = "<select id=\"\(id)\" name=\"\(name)\"\(required)>\(options(words.map { ($0, $0) }, blank: blank, selected: value))</select>"
         case .vehicle(let blank):
             var pairs = vehicles.filter { !$0.retired }.map { ($0.id, $0.name) }
             // A vehicle retired since keeps its place in a form that shows it.

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 internal import HTTPTypes
 
-/// The page frame: head, navigation, main. Mobile-first and dark; no inline script (the
+/// The page frame: head, navigation, main. Mobile-first, dark or light as the phone prefers; no inline script (the
 /// content security policy forbids it), the CSRF token travels in `data-csrf`.
 package enum Layout {
     /// A navigation entry.
@@ -17,6 +17,7 @@ package enum Layout {
         Tab(path: "/dashboard", title: "Dashboard"),
         Tab(path: "/garage", title: "Garage"),
         Tab(path: "/report", title: "Report"),
+        Tab(path: "/setup", title: "Setup"),
     ]
 
     /// A whole page.
@@ -45,8 +46,9 @@ package enum Layout {
             <head>
             <meta charset="utf-8">
             <meta name="viewport" content="width=device-width,initial-scale=1,viewport-fit=cover">
-            <meta name="color-scheme" content="dark">
-            <meta name="theme-color" content="#0d1117">
+            <meta name="color-scheme" content="dark light">
+            <meta name="theme-color" content="#0d1117" media="(prefers-color-scheme: dark)">
+            <meta name="theme-color" content="#f6f8fa" media="(prefers-color-scheme: light)">
             <title>\(HTML.escape(title)) · Logbook</title>
             <link rel="stylesheet" href="\(assets.url("app.css"))">
             <link rel="icon" href="\(assets.url("icon.svg"))" type="image/svg+xml">

@@ -2,6 +2,7 @@
 internal import Hummingbird
 internal import LogbookCore
 internal import LogbookGarage
+internal import LogbookDoctor
 internal import LogbookRecords
 
 /// The Live page: the trip card (vehicle, duration, distance, speed, average and top speed,
@@ -15,6 +16,10 @@ struct LivePage {
     var format: Format
     var done: String?
     var error: String?
+    /// Failing set-up checks shown above everything (``SetupPage/banner(_:)``).
+    var setupProblems: [DoctorCheck] = []
+    /// Stop was pressed without script: ask before ending the trip.
+    var confirmStop = false
 
     static let notices = [
         "started": "Trip started.", "stopped": "Trip stopped.",
@@ -36,10 +41,13 @@ struct LivePage {
         if let done, let text = Self.notices[done] { notice = "<p class=\"notice good\" role=\"status\">\(text)</p>" }
         if let error { notice = "<p class=\"notice bad\" role=\"alert\">\(HTML.escape(Self.errors[error] ?? "The command failed (\(error)).")) </p>" }
         return """
+            \(SetupPage.banner(setupProblems))
             <section id="live" class="live" data-state="\(state)">
             <p class="status"><span class="dot" aria-hidden="true"></span><span data-field="status">\(statusText(state))</span>
             <span class="sep">·</span><span data-field="gps">\(HTML.escape(gpsText(document?["gps"])))</span></p>
             \(notice)
+            <p class="notice bad" id="stale" role="alert" hidden>No updates from logbookd for <span data-field="stale-age">a while</span>: \
+            it may have stopped, and what this page shows may be old. <a href="/setup">Setup check</a></p>
             <article class="card trip" data-show="trip"\(state == "trip" ? "" : " hidden")>
             \(tripCard(trip))
             </article>
@@ -47,7 +55,7 @@ struct LivePage {
             \(startForm())
             </article>
             <article class="card offline" data-show="offline"\(state == "offline" ? "" : " hidden")>
-            <h1>logbookd is not running</h1><p class="muted">The page updates by itself once it is back.</p>
+            <h1>logbookd is not running</h1><p class="muted">The page updates by itself once it is back. <a href="/setup">Setup check</a></p>
             </article>
             \(FaultCodesCard(document: document).render())
             <article class="card last" data-show="last"\(last == nil ? " hidden" : "")>
@@ -55,6 +63,7 @@ struct LivePage {
             </article>
             <p class="muted small">Updated <span data-field="age">\(document == nil ? "never" : "just now")</span></p>
             </section>
+            \(ReasonWords.dataBlock)
             """
     }
 
@@ -84,7 +93,7 @@ struct LivePage {
         return """
             <header><h1 data-field="vehicle">\(HTML.escape(vehicle))</h1>
             <p class="muted">since <time data-field="started" datetime="\(HTML.escape(started ?? ""))">\(Format.minute(started)) UTC</time>
-            · <span data-field="reason">\(HTML.escape(trip?["start_reason"]?.stringValue ?? ""))</span></p></header>
+            · <span data-field="reason">\(HTML.escape(trip?["start_reason"]?.stringValue.map(ReasonWords.text) ?? ""))</span></p></header>
             <div class="big">
             <div><span class="value" data-field="distance">\(distance.value)</span> <span class="unit" data-field="distance-unit">\(distance.unit)</span><span class="label">Distance</span></div>
             <div><span class="value" data-field="speed">\(speed.value)</span> <span class="unit" data-field="speed-unit">\(speed.unit)</span><span class="label">Speed</span></div>
@@ -93,12 +102,20 @@ struct LivePage {
             <div><dt>Duration</dt><dd data-field="duration">\(Format.duration(number("duration_s")))</dd></div>
             <div><dt>Average</dt><dd data-field="avg">\(format.speedText(number("avg_speed_mps")))</dd></div>
             <div><dt>Top</dt><dd data-field="max">\(format.speedText(number("max_speed_mps")))</dd></div>
-            <div><dt>Points</dt><dd data-field="points">\(Int(number("points")))</dd></div>
+            <div><dt>GPS positions</dt><dd data-field="points">\(Int(number("points")))</dd></div>
             </dl>
-            <form method="post" action="/trip/stop" class="action">
+            <form method="post" action="/trip/stop" class="action" id="stop-form"\(confirmStop ? " hidden" : "")>
             <input type="hidden" name="csrf" value="{{csrf}}">
             <button type="submit" id="stop" class="danger wide">Stop trip</button>
             </form>
+            <div id="stop-confirm" class="confirm" role="alertdialog" aria-labelledby="stop-question"\(confirmStop ? "" : " hidden")>
+            <p id="stop-question"><strong>End this trip now?</strong> It is closed in the logbook; a new one starts only when you press Start.</p>
+            <form method="post" action="/trip/stop" class="buttons">
+            <input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="confirm" value="yes">
+            <button type="submit" id="stop-yes" class="danger">Yes, stop the trip</button>
+            <a href="/" id="stop-no" class="button">Keep recording</a>
+            </form>
+            </div>
             """
     }
 
@@ -126,7 +143,7 @@ struct LivePage {
         guard let last else { return "" }
         let distance = format.distanceText(last["distance_m"]?.doubleValue ?? 0)
         let duration = Format.durationWords(last["duration_s"]?.doubleValue ?? 0)
-        let reason = last["end_reason"]?.stringValue ?? "?"
+        let reason = last["end_reason"]?.stringValue.map(ReasonWords.text) ?? "?"
         let id = last["id"]?.stringValue ?? (last["id"]?.doubleValue).map { String(Int($0)) } ?? ""
         return "Trip \(id): \(distance) in \(duration), ended (\(reason))"
     }
@@ -139,7 +156,7 @@ extension WebApp {
             let page = LivePage(
                 document: try? live.current().json, vehicles: await registryNow().active.map(\.vehicle), defaultVehicle: configuration.defaultVehicle,
                 format: Format(imperial: configuration.imperialUnits), done: query["done"].map(String.init),
-                error: query["error"].map(String.init))
+                error: query["error"].map(String.init), setupProblems: await quickSetupProblems(), confirmStop: query["confirm"] == "stop")
             let body = page.render().replacing("{{csrf}}", with: HTML.escape(context.csrfToken))
             return Responses.html(
                 Layout.page(

@@ -25,16 +25,16 @@ struct RoutesPage {
             let on = selected.map { $0.from == r.from && $0.to == r.to } ?? false
             if on { chosen = r }
             rows += "<tr\(on ? " class=\"selected\" id=\"route\"" : "")><td><a href=\"\(HTML.escape(Self.link(from: r.from, to: r.to)))\">\(HTML.escape(r.name))</a></td>"
-            rows += "<td class=\"num\">\(r.count)</td><td class=\"num\">\(HTML.escape(format.distanceText(r.medianDistance)))</td>"
-            rows += "<td class=\"num\">\(HTML.escape(NumberText.duration(r.medianDuration)))</td>"
-            rows += "<td><a href=\"/trips/\(r.fastest)\">\(HTML.escape(NumberText.duration(r.fastestDuration)))</a> / "
+            rows += "<td class=\"num\" data-label=\"Trips\">\(r.count)</td><td class=\"num\" data-label=\"Median\">\(HTML.escape(format.distanceText(r.medianDistance)))</td>"
+            rows += "<td class=\"num\" data-label=\"Median time\">\(HTML.escape(NumberText.duration(r.medianDuration)))</td>"
+            rows += "<td data-label=\"Fastest / slowest\"><a href=\"/trips/\(r.fastest)\">\(HTML.escape(NumberText.duration(r.fastestDuration)))</a> / "
             rows += "<a href=\"/trips/\(r.slowest)\">\(HTML.escape(NumberText.duration(r.slowestDuration)))</a></td>"
-            rows += "<td>\(HTML.escape(r.lastDriven.map(LocalTime.text) ?? "–"))</td></tr>\n"
+            rows += "<td data-label=\"Last driven\">\(HTML.escape(r.lastDriven.map(LocalTime.text) ?? "–"))</td></tr>\n"
         }
         var table = "<p class=\"muted\">No routes yet: no trip starts and ends at a named place or near a town.</p>"
         if !self.table.routes.isEmpty {
             table = """
-                <table id="routes"><thead><tr><th>Route</th><th class="num">Trips</th><th class="num">Median</th><th class="num">Median time</th><th>Fastest / slowest</th><th>Last driven</th></tr></thead>
+                <table id="routes" class="cards"><thead><tr><th>Route</th><th class="num">Trips</th><th class="num">Median</th><th class="num">Median time</th><th>Fastest / slowest</th><th>Last driven</th></tr></thead>
                 <tbody>
                 \(rows)</tbody></table>
                 """
@@ -75,9 +75,9 @@ extension WebApp {
 
     /// The routes of the kept trips (of `vehicle`), their ends named as the report names them.
     func routeTable(vehicle: String?) async throws -> RouteTable {
-        let places = self.places
+        let naming = self.naming
         return try await shelf.read { index in
-            let namer = PlaceNamer(namedPlaces: Array(try GarageStore.namedPlaces(index).values), bundle: places.bundle())
+            let namer = try naming.namer(index)
             let query = TripQuery(vehicleID: vehicle, includeDiscarded: false, includeVoided: false)
             return RouteTable(try index.trips(matching: query).map(namer.named))
         }
@@ -85,10 +85,8 @@ extension WebApp {
 
     /// The named ends of `trip` (as the Routes view groups it), for the trip page's link.
     func routeEnds(of trip: TripOverview) async throws -> (from: String, to: String)? {
-        let places = self.places
-        let named = try await shelf.read { index in
-            PlaceNamer(namedPlaces: Array(try GarageStore.namedPlaces(index).values), bundle: places.bundle()).named(trip)
-        }
+        let naming = self.naming
+        let named = try await shelf.read { index in try naming.namer(index).named(trip) }
         guard let from = named.startPlace, let to = named.endPlace, trip.state == .closed, !trip.voided else { return nil }
         return (from, to)
     }

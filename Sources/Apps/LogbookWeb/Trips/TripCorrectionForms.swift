@@ -14,11 +14,17 @@ struct TripCorrectionForms {
     var failure: FormFailure?
 
     static let classify = FormSpec([
-        FormInput.field("trip.classify", "class", "Class", required: true, wide: true),
+        unchosen(FormInput.field("trip.classify", "class", "Class", required: true, wide: true)),
         FormInput.field("trip.classify", "purpose", "Purpose", wide: true),
         FormInput.field("trip.classify", "partner", "Partner", wide: true),
         FormInput.field("trip.classify", "destination", "Destination", wide: true),
     ])
+    /// A required choice that starts unchosen: an unclassified trip preselects no class.
+    private static func unchosen(_ input: FormInput) -> FormInput {
+        var i = input
+        if case .choice(let words, _) = i.widget { i.widget = .choice(words, blank: "Choose a class…") }
+        return i
+    }
     static let void = FormSpec([FormInput("reason", "Why (a test drive, recorded by mistake…)", .text(maxLength: 200), required: true, wide: true)])
     static let restore = FormSpec([FormInput.field("trip.restore", "reason", "Why", wide: true)])
     static let assign = FormSpec([

@@ -3,6 +3,7 @@ internal import Hummingbird
 internal import LogbookCore
 internal import LogbookExport
 internal import LogbookGarage
+internal import LogbookPlaces
 internal import LogbookGarageStore
 internal import LogbookRecords
 internal import LogbookStore
@@ -51,13 +52,16 @@ struct TripPage {
         }
         var title = "Trip " + id
         if let vehicle { title += " · \(HTML.escape(vehicle.name))" }
-        let started: String = HTML.escape(TripText.reason(t.startReason))
+        let started: String = HTML.escape(ReasonWords.text(t.startReason))
         var ended = "not yet"
-        if let r = t.endReason { ended = HTML.escape(TripText.reason(r)) }
+        if let r = t.endReason { ended = HTML.escape(ReasonWords.text(r)) }
         let driver = HTML.escape(registry.driver(of: t) ?? "–")
         var routeLine = ""
+        if t.startPlace != nil || t.endPlace != nil {
+            routeLine = "From: <span id=\"start-place\">\(HTML.escape(t.startPlace ?? "–"))</span><br>To: <span id=\"end-place\">\(HTML.escape(t.endPlace ?? "–"))</span><br>"
+        }
         if let r = facts.route {
-            routeLine = "Route: <a id=\"route-link\" href=\"\(HTML.escape(RoutesPage.link(from: r.from, to: r.to)))\">\(HTML.escape(r.from)) → \(HTML.escape(r.to))</a><br>"
+            routeLine += "Route: <a id=\"route-link\" href=\"\(HTML.escape(RoutesPage.link(from: r.from, to: r.to)))\">\(HTML.escape(r.from)) → \(HTML.escape(r.to))</a><br>"
         }
         return """
             <section class="card">
@@ -75,7 +79,7 @@ struct TripPage {
             Ended: <span id="end-reason">\(ended)</span><br>
             Driver: <span id="driver">\(driver)</span><br>
             \(routeLine)
-            \(t.pointCount) points · without a fix: \(gaps.count) gaps, \(bridged) bridged</p>
+            \(t.pointCount) GPS positions recorded · signal lost \(gaps.count == 1 ? "once" : "\(gaps.count) times")\(gaps.isEmpty ? "" : ", \(bridged) of them bridged")</p>
             </section>
             \(mapSection)
             <section class="card picture">
@@ -156,7 +160,7 @@ struct TripPage {
         let c = facts.classification
         var status = "<p class=\"muted small\">Not classified yet.</p>"
         if let c { status = "<p class=\"muted small\" id=\"class-now\">Classified \(HTML.escape(c.tripClass))\(c.changed ? " (changed)" : "").</p>" }
-        let current = ["class": c?.tripClass ?? "business", "purpose": c?.purpose ?? "", "partner": c?.partner ?? "", "destination": c?.destination ?? ""]
+        let current = ["class": c?.tripClass ?? "", "purpose": c?.purpose ?? "", "partner": c?.partner ?? "", "destination": c?.destination ?? ""]
         return """
             <section class="card">
             <h2>Mileage report</h2>
@@ -187,9 +191,10 @@ extension WebApp {
     /// Trip `id`'s page; after a refusal with the form that failed as it was typed.
     func tripPage(_ context: WebContext, failure: FormFailure? = nil, done: String? = nil, newTrip: String? = nil) async throws -> Response {
         let id = try Self.tripID(context.parameters.get("id"))
+        let naming = self.naming
         let found = try await shelf.read { index throws -> Found in
             if let into = try index.mergedInto(id) { return .merged(into: into, history: try index.history(of: id)) }
-            guard let trip = try index.trip(id) else { throw APIError(.notFound, "unknown_trip", "no trip \(id)") }
+            guard let trip = try index.trip(id).map(naming.namer(index).named) else { throw APIError(.notFound, "unknown_trip", "no trip \(id)") }
             var entries: [RecordedEntry] = []
             try index.forEachEntry(type: TripClassRecord.type, subject: id.description) { e in
                 entries.append(RecordedEntry(e))

@@ -3,6 +3,7 @@ internal import Hummingbird
 internal import LogbookCore
 internal import LogbookExport
 internal import LogbookGarage
+internal import LogbookPlaces
 internal import LogbookRecords
 
 /// The Trips list: newest first, filters by vehicle, dates and whether voided trips are
@@ -82,6 +83,11 @@ struct TripPages {
         return tags.isEmpty ? "" : " " + tags.joined(separator: " ")
     }
 
+    /// `Home → near Thun, CH`: the ends the CLI names (an unnamed end shows as "–").
+    static func route(_ t: TripOverview) -> String {
+        (t.startPlace ?? "–") + " → " + (t.endPlace ?? "–")
+    }
+
     private func row(_ t: TripOverview) -> String {
         var start = "–"
         if let s = t.startedAt { start = LocalTime.text(s) }
@@ -91,8 +97,12 @@ struct TripPages {
         let distance: String = HTML.escape(units.distanceText(t.distance))
         let duration: String = HTML.escape(NumberText.duration(t.duration))
         let voided = t.voided ? " class=\"void\"" : ""
-        return "<tr data-id=\"\(id)\"\(voided)><td><a href=\"/trips/\(id)\">\(id)</a></td><td>\(HTML.escape(start))\(Self.tags(t))<br>"
-            + "<span class=\"muted small\">\(HTML.escape(who))</span></td><td class=\"num\">\(distance)</td><td class=\"num\">\(duration)</td></tr>\n"
+        var route = ""
+        if t.startPlace != nil || t.endPlace != nil {
+            route = "<br><span class=\"small place\">\(HTML.escape(Self.route(t)))</span>"
+        }
+        return "<tr data-id=\"\(id)\"\(voided)><td><a href=\"/trips/\(id)\" class=\"row-link\" aria-label=\"Trip \(id)\">\(id)</a></td><td>\(HTML.escape(start))\(Self.tags(t))"
+            + "\(route)<br><span class=\"muted small\">\(HTML.escape(who))</span></td><td class=\"num\">\(distance)</td><td class=\"num\">\(duration)</td></tr>\n"
     }
 }
 
@@ -120,7 +130,11 @@ extension WebApp {
             problem = error.message
         }
         if let query {
-            trips = try await shelf.read { index throws -> [TripOverview] in try index.trips(matching: query) }
+            let naming = self.naming
+            trips = try await shelf.read { index throws -> [TripOverview] in
+                let namer = try naming.namer(index)
+                return try index.trips(matching: query).map(namer.named)
+            }
         }
         return page("Trips", active: "/trips", context: context, body: pages.list(trips, filters: filters, error: problem))
     }

@@ -3,6 +3,7 @@ internal import HTTPTypes
 internal import Hummingbird
 internal import LogbookCore
 internal import LogbookGarage
+internal import LogbookPlaces
 internal import LogbookExport
 internal import LogbookRecords
 internal import LogbookStore
@@ -18,10 +19,12 @@ extension WebApp {
         }
         router.get("/api/trips/:id") { _, context -> Response in
             let id = try Self.tripID(context.parameters.get("id"))
+            let naming = self.naming
             let (trip, gaps) = try await shelf.read { index -> (TripOverview, [TripGap]) in
                 try Self.checkNotMerged(id, index)
                 guard let trip = try index.trip(id) else { throw APIError(.notFound, "unknown_trip", "no trip \(id)") }
-                return (trip, try index.gaps(of: id))
+                // Its ends named as `logbook trips show` names them.
+                return (try naming.namer(index).named(trip), try index.gaps(of: id))
             }
             let registry = await registryNow()
             let vehicle = registry.vehicle(trip.vehicleID)

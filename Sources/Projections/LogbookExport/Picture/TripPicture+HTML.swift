@@ -81,27 +81,47 @@ extension TripPicture {
 }
 
 extension TripText {
+    /// The reasons logbookd records, by kind (the part before a `:`).
+    public static let reasonKinds = [
+        "power", "bluetooth", "device", "gpio", "obd", "motion", "manual", "service", "shutdown", "recovered", "gap",
+    ]
+
+    /// A reason kind in words, nil for a kind not known.
+    static func reasonKindWords(_ kind: String) -> String? {
+        switch kind {
+        case "power": "power supply"
+        case "bluetooth": "car Bluetooth"
+        case "device": "USB device"
+        case "gpio": "ignition line"
+        case "obd": "engine (OBD-II)"
+        case "motion": "motion rule"
+        case "manual": "by hand"
+        case "service": "logbookd started with the car"
+        case "shutdown": "logbookd stopped: system shutdown or service stop"
+        case "recovered": "recovered after a power loss"
+        case "gap": "no GPS data for too long"
+        default: nil
+        }
+    }
+
     /// A boundary's recorded reason in words, the raw reason kept in brackets:
     /// `power supply ACAD (power:ACAD)`. Unknown reasons are shown as recorded.
     public static func reason(_ raw: String) -> String {
         let parts = raw.split(separator: ":", maxSplits: 1)
         let kind = parts.first.map(String.init) ?? raw
-        let detail = parts.count > 1 ? " " + parts[1] : ""
-        let words: String
-        switch kind {
-        case "power": words = "power supply" + detail
-        case "bluetooth": words = "car Bluetooth" + detail
-        case "device": words = "USB device" + detail
-        case "gpio": words = "ignition line" + detail
-        case "obd": words = "engine (OBD-II)" + detail
-        case "motion": words = "motion rule"
-        case "manual": words = "by hand (logbook trip start/stop)"
-        case "service": words = "logbookd started with the car"
-        case "shutdown": words = "logbookd stopped: system shutdown or service stop"
-        case "recovered": words = "recovered after a power loss"
-        case "gap": words = "no GPS data for too long"
-        default: return raw
-        }
+        guard var words = reasonKindWords(kind) else { return raw }
+        if kind == "manual" { words += " (logbook trip start/stop)" }
+        if parts.count > 1, kind != "motion" { words += " " + parts[1] }
         return words + " (\(raw))"
+    }
+
+    /// A reason for a screen, without the recorded code: `Power supply (ACAD)`, `By hand`.
+    /// Unknown reasons are shown as recorded.
+    public static func reasonWords(_ raw: String) -> String {
+        let parts = raw.split(separator: ":", maxSplits: 1)
+        let kind = parts.first.map(String.init) ?? raw
+        guard let words = reasonKindWords(kind) else { return raw }
+        let detail = parts.count > 1 && kind != "motion" ? " (\(parts[1]))" : ""
+        return words.prefix(1).uppercased() + words.dropFirst() + detail
     }
 }

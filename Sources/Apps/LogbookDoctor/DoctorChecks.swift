@@ -2,23 +2,43 @@
 import Foundation
 import LogbookControl
 import LogbookCore
-import LogbookPOSIX
 import LogbookRecords
-import LogbookSettings
+import LogbookPOSIX
+public import LogbookSettings
 
-/// The checks of `logbook doctor`: what a first run needs, each on its own.
-struct DoctorChecks {
-    let settings: ReaderSettings
-    let configFile: String
+/// The checks of `logbook doctor` and of the web app's Setup check page: what a first run
+/// needs, each on its own. One implementation for both (the CLI prints them, the web app
+/// shows them).
+public struct DoctorChecks: Sendable {
+    /// The shared configuration (directories, vehicles, sources, gpsd, the socket's group).
+    public let settings: Settings
+    /// The file the fixes name.
+    public let configFile: String
+    /// The trip index's path (`[index] path`, else under the state directory).
+    public let indexPath: String
+    /// A live.json older than this (seconds) means the daemon is not running.
+    public var staleAfter = 10.0
 
-    /// At least one vehicle, configured or added (trips are recorded for a vehicle).
-    func vehicles() -> DoctorCheck {
-        var ids = settings.daemon.vehicles.map(\.id)
-        if FileManager.default.isReadableFile(atPath: settings.journalDirectory),
-            let withJournal = try? IndexAccess.withIndex(settings, { try settings.withVehicles(from: $0) })
-        {
-            ids += withJournal.registry.keys.filter { !ids.contains($0) }.sorted()
-        }
+    public init(settings: Settings, configFile: String, indexPath: String) {
+        self.settings = settings
+        self.configFile = configFile
+        self.indexPath = indexPath
+    }
+
+    /// The checks in the order `logbook doctor` prints them. `probe` is gpsd's answer (waited
+    /// `waited` seconds for a fix); `recordedVehicles` the ids the journal adds to the configured ones.
+    public func all(probe: GPSDProbe, waited: Double, recordedVehicles: [String], minimumFreeMiB: Int) -> [DoctorCheck] {
+        [
+            gpsd(probe), fix(probe, waited: waited), daemon(), sources(), vehicles(recorded: recordedVehicles),
+            permissions(), clock(probe), disk(minimumFreeMiB: minimumFreeMiB),
+        ]
+    }
+
+    /// At least one vehicle, configured or added (trips are recorded for a vehicle); `recorded`
+    /// are the ids of vehicles added through the journal.
+    public func vehicles(recorded: [String]) -> DoctorCheck {
+        var ids = settings.vehicles.map(\.id)
+        ids += recorded.filter { !ids.contains($0) }.sorted()
         guard !ids.isEmpty else {
             return .fail(
                 "vehicle", "no vehicle is configured",
@@ -28,8 +48,8 @@ struct DoctorChecks {
     }
 
     /// At least one `[[source]]`: without one no trip ever starts.
-    func sources() -> DoctorCheck {
-        let sources = settings.daemon.sources
+    public func sources() -> DoctorCheck {
+        let sources = settings.sources
         guard !sources.isEmpty else {
             return .fail(
                 "sources", "no [[source]]: logbookd runs but never starts a trip",
@@ -40,8 +60,8 @@ struct DoctorChecks {
     }
 
     /// gpsd answers on its address.
-    func gpsd(_ probe: GPSDProbe) -> DoctorCheck {
-        let address = settings.daemon.gpsd
+    public func gpsd(_ probe: GPSDProbe) -> DoctorCheck {
+        let address = settings.gpsd
         if let failure = probe.failure {
             return .fail(
                 "gpsd", "not reachable at \(address): \(failure)",
@@ -51,7 +71,7 @@ struct DoctorChecks {
     }
 
     /// The receiver has a 2D or 3D fix.
-    func fix(_ probe: GPSDProbe, waited: Double) -> DoctorCheck {
+    public func fix(_ probe: GPSDProbe, waited: Double) -> DoctorCheck {
         guard probe.failure == nil else { return .fail("gps fix", "no gpsd, no fix", fix: "make gpsd reachable first") }
         if let mode = probe.mode, mode >= 2, probe.fixTime != nil { return .pass("gps fix", "\(mode)D fix") }
         let seen = probe.mode.map { "gpsd reports no fix (mode \($0))" } ?? "gpsd sent no position report"
@@ -61,25 +81,25 @@ struct DoctorChecks {
     }
 
     /// logbookd answers on its control socket, or at least writes a fresh live.json.
-    func daemon() -> DoctorCheck {
-        let socket = settings.daemon.controlSocketPath
+    public func daemon() -> DoctorCheck {
+        let socket = settings.controlSocketPath
         if let client = try? ControlClient(socketPath: socket), let (doc, _) = try? client.call(.object([("cmd", .string("status"))])) {
             let trip = doc["trip"].flatMap { $0.isNull ? nil : $0 }
             return .pass("daemon", "running (\(socket)); " + (trip != nil ? "recording a trip" : "idle"))
         }
-        let live = LiveStateReader(runtimeDirectory: settings.daemon.runtimeDirectory)
-        if let (doc, _) = try? live.read(), let age = LiveStateReader.age(of: doc), age <= StatusCommand.staleAfter {
+        let live = settings.liveStatePath
+        if let age = Self.liveAge(path: live), age <= staleAfter {
             return .pass("daemon", "running (live.json \(NumberText.fixed(age, places: 0)) s old; the control socket is not usable)")
         }
         return .fail(
-            "daemon", "logbookd is not running (no answer on \(socket), no fresh \(live.path))",
+            "daemon", "logbookd is not running (no answer on \(socket), no fresh \(live))",
             fix: "sudo systemctl enable --now logbookd; journalctl -u logbookd -n 20 says why it stopped")
     }
 
     /// This user may use the control socket and read the journal and the index.
-    func permissions() -> DoctorCheck {
+    public func permissions() -> DoctorCheck {
         var problems: [String] = []
-        let socket = settings.daemon.controlSocketPath
+        let socket = settings.controlSocketPath
         if FileManager.default.fileExists(atPath: socket), access(socket, R_OK | W_OK) != 0 {
             problems.append("cannot use the control socket \(socket)")
         }
@@ -87,7 +107,7 @@ struct DoctorChecks {
         if FileManager.default.fileExists(atPath: journal), access(journal, R_OK | X_OK) != 0 {
             problems.append("cannot read the journal \(journal)")
         }
-        let index = settings.indexPath, indexDirectory = (index as NSString).deletingLastPathComponent
+        let index = indexPath, indexDirectory = (index as NSString).deletingLastPathComponent
         if FileManager.default.fileExists(atPath: index) {
             if access(index, R_OK | W_OK) != 0 { problems.append("cannot read and update the index \(index)") }
         } else if FileManager.default.fileExists(atPath: indexDirectory), access(indexDirectory, W_OK | X_OK) != 0 {
@@ -95,15 +115,15 @@ struct DoctorChecks {
         }
         guard !problems.isEmpty else { return .pass("permissions", "control socket, journal and index usable by this user") }
         let user = getpwuid(geteuid()).map { String(cString: $0.pointee.pw_name) } ?? "$USER"
-        let group = settings.daemon.controlGroup ?? "logbook"
+        let group = settings.controlGroup ?? "logbook"
         return .fail(
             "permissions", problems.joined(separator: "; "),
             fix: "sudo usermod -aG \(group) \(user), then log in again (docs/install-pi.md#who-may-do-what)")
     }
 
     /// The system clock agrees with GPS time (trip times and the "future fix" check rely on it).
-    func clock(_ probe: GPSDProbe, tolerance: Double = 2) -> DoctorCheck {
-        guard settings.daemon.trustSystemClock else {
+    public func clock(_ probe: GPSDProbe, tolerance: Double = 2) -> DoctorCheck {
+        guard settings.trustSystemClock else {
             return .pass("clock", "not compared: [trip] trust_system_clock = false (fixes are judged by GPS time)")
         }
         guard let gps = probe.fixTime, let at = probe.receivedAt else {
@@ -117,7 +137,7 @@ struct DoctorChecks {
     }
 
     /// Room on the journal's file system.
-    func disk(minimumFreeMiB: Int) -> DoctorCheck {
+    public func disk(minimumFreeMiB: Int) -> DoctorCheck {
         var path = settings.stateDirectory
         while !FileManager.default.fileExists(atPath: path), path != "/" { path = (path as NSString).deletingLastPathComponent }
         var fs = statvfs()
@@ -132,5 +152,13 @@ struct DoctorChecks {
                 fix: "free space on that file system, or move state_dir to a larger partition (docs/install-pi.md#7-where-the-data-lives-and-how-to-back-it-up)")
         }
         return .pass("disk", detail)
+    }
+
+    /// Seconds since live.json's `updated_at`, nil without a readable file.
+    static func liveAge(path: String) -> Double? {
+        guard let data = FileManager.default.contents(atPath: path), let doc = try? JSONValue.parse(Array(data)),
+            let text = doc["updated_at"]?.stringValue, let t = ISO8601.parse(text)
+        else { return nil }
+        return Date().timeIntervalSince1970 - t.seconds
     }
 }

@@ -1,23 +1,25 @@
 // SPDX-License-Identifier: MIT
 import Foundation
-import LogbookCore
+public import LogbookCore
 import LogbookPOSIX
 
-/// What `logbook doctor` learns from gpsd itself, as a second client beside logbookd: its
+/// What `logbook doctor` (and the web app's Setup check) learns from gpsd itself, as a second client beside logbookd: its
 /// `VERSION` banner, then with `?WATCH` the first TPV report with a fix.
-struct GPSDProbe {
+public struct GPSDProbe: Sendable {
     /// gpsd answered; its release.
-    var release: String?
+    public var release: String?
     /// The best fix mode seen (0-3), nil without any TPV report.
-    var mode: Int?
+    public var mode: Int?
     /// The fix's time as gpsd reported it, and the wall clock when it arrived.
-    var fixTime: GPSTime?
-    var receivedAt: GPSTime?
+    public var fixTime: GPSTime?
+    public var receivedAt: GPSTime?
     /// Why gpsd could not be reached, nil when it answered.
-    var failure: String?
+    public var failure: String?
 
     /// Connects to `address` and waits up to `wait` seconds for a 2D/3D fix.
-    static func run(_ address: HostPort, wait: Double) -> GPSDProbe {
+    public init() {}
+
+    public static func run(_ address: HostPort, wait: Double) -> GPSDProbe {
         var probe = GPSDProbe()
         let fd: Int32
         do { fd = try connect(address, timeout: min(wait, 3)) } catch {
