@@ -19,11 +19,13 @@ extension UnitSystem {
     /// Litres in this system's volume unit.
     public func volume(_ litres: Double) -> Double { self == .metric ? litres : litres / Self.litresPerGallon }
 
-    /// A distance typed in this system's unit (km or miles), in km for the journal.
-    public func kilometres(typed value: Double) -> Double { self == .metric ? value : value * Self.metresPerMile / 1000 }
+    /// A distance typed in this system's unit (km or miles), in km for the journal (miles
+    /// converted to the metre: `10000 mi` is `16093.44 km`).
+    public func kilometres(typed value: Double) -> Double { self == .metric ? value : Self.rounded(value * Self.metresPerMile / 1000) }
 
-    /// A volume typed in this system's unit (litres or US gallons), in litres for the journal.
-    public func litres(typed value: Double) -> Double { self == .metric ? value : value * Self.litresPerGallon }
+    /// A volume typed in this system's unit (litres or US gallons), in litres for the journal
+    /// (gallons converted to the millilitre: `10 gal` is `37.854 L`, not a float's tail).
+    public func litres(typed value: Double) -> Double { self == .metric ? value : Self.rounded(value * Self.litresPerGallon) }
 
     /// The same fields with every distance (`odometer_km`, `every_km`, `last_done_km`,
     /// `initial_odometer_km`) and volume (`litres`, `tank_l`) typed in this system turned metric.
@@ -31,8 +33,8 @@ extension UnitSystem {
         guard self == .imperial else { return fields }
         return fields.map { key, value in
             guard case .number(let n) = value else { return (key, value) }
-            if Self.distanceKeys.contains(key) { return (key, .number(Self.rounded(kilometres(typed: n)))) }
-            if Self.volumeKeys.contains(key) { return (key, .number(Self.rounded(litres(typed: n)))) }
+            if Self.distanceKeys.contains(key) { return (key, .number(kilometres(typed: n))) }
+            if Self.volumeKeys.contains(key) { return (key, .number(litres(typed: n))) }
             return (key, value)
         }
     }
@@ -60,6 +62,6 @@ extension UnitSystem {
     /// An amount per km as one per this system's distance unit (a cost per km → per mile).
     public func perDistance(_ perKm: Double) -> Double { self == .metric ? perKm : perKm * Self.metresPerMile / 1000 }
 
-    /// Millimetre/millilitre precision: `10 gal` is stored as `37.854 L`, not a float's tail.
+    /// Three decimals: metres of a km, millilitres of a litre.
     static func rounded(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }
 }
