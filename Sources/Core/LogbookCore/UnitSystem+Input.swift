@@ -56,7 +56,7 @@ extension UnitSystem {
 
     /// US miles per gallon for a consumption in L/100 km.
     public static func mpgUS(litresPer100km: Double) -> Double {
-        100 * metresPerMile / 1000 / litresPerGallon / litresPer100km
+        100 * litresPerGallon / (metresPerMile / 1000) / litresPer100km
     }
 
     /// An amount per km as one per this system's distance unit (a cost per km → per mile).
