@@ -127,8 +127,17 @@ import Testing
         let task = try JSONSerialization.jsonObject(with: Data(try cli.ok(["service", "list", "--json"]).out.utf8)) as? [[String: Any]]
         #expect(task?.first?["due_km"] as? Double == 16_093.44 + 8_046.72, "\(String(describing: task))")
         if task?.first?["due_km"] as? Double == 16_093.44 + 8_046.72 { converted += 2 }
+        try cli.ok(["vehicles", "add", "van", "--odometer", "1000", "--tank-gallons", "15"])
+        let vans = try JSONSerialization.jsonObject(with: Data(try cli.ok(["vehicles", "list", "--json"]).out.utf8)) as? [[String: Any]]
+        let van = vans?.first { $0["id"] as? String == "van" }
+        #expect(van?["tank_l"] as? Double == 56.781 && van?["initial_odometer_km"] as? Double == 1_609.344, "\(String(describing: van))")
+        if van?["tank_l"] as? Double == 56.781 { converted += 1 }
+        if van?["initial_odometer_km"] as? Double == 1_609.344 { converted += 1 }
         var mixed: [String] = []
-        for args in [["fuel", "list"], ["fuel", "list", "--history"], ["odometer", "list"], ["service", "list"], ["stats"], ["stats", "--range", "all"]] {
+        for args in [
+            ["fuel", "list"], ["fuel", "list", "--history"], ["odometer", "list"], ["service", "list"], ["stats"], ["stats", "--range", "all"],
+            ["vehicles", "show", "van"], ["vehicles", "list"],
+        ] {
             let out = try cli.ok(args).out
             mixed += UnitInputCases.metricLines(out).map { "\(args.joined(separator: " ")): \($0)" }
         }

@@ -73,6 +73,15 @@ import Testing
             let readingPage = try await web.get("/garage/odometer/1")
             #expect(readingPage.status == 200 && readingPage.text.contains("10700 mi"), "\(readingPage.status)")
             #expect(try await web.get("/garage/odometer/7").status == 404)
+            let dashboard = try await web.get("/dashboard")
+            #expect(dashboard.status == 200 && dashboard.text.contains(" gal<") && !dashboard.text.contains(" L<"), "gallons beside mpg")
+            #expect(dashboard.text.contains("Per gallon") && !dashboard.text.contains("L/100"))
+            let van = try await web.form("/garage/vehicles", [("vehicle", "van"), ("name", "Van"), ("tank_l", "15"), ("initial_odometer_km", "1000")])
+            #expect(van.status == 303, "\(van)")
+            let vehicle = try await web.get("/api/garage").json?["vehicles"]?.items?.first { $0["id"] == .string("van") }
+            #expect(vehicle?["tank_l"] == .number(56.781) && vehicle?["initial_odometer_km"] == .number(1_609.344), "\(String(describing: vehicle))")
+            if vehicle?["tank_l"] == .number(56.781) { converted += 1 }
+            if vehicle?["initial_odometer_km"] == .number(1_609.344) { converted += 1 }
             print("number-ids: web: \(numbers) short numbers accepted, \(oldIDs) old ids accepted, \(unknown) unknown refused")
             print("units-input: web imperial: \(converted) inputs converted")
             _ = app

@@ -62,8 +62,8 @@ enum StatsText {
         lines.append("  fuel            \(units.volumeText(s.litres))")
         lines.append("  spend           \(GarageText.money(s.spend))")
         lines.append("  economy         \(economy(s.litresPer100km, units))")
-        lines.append("  cost per \(units.distanceUnit)     \(GarageText.money(perUnit(s.costPerKm, units)))")
-        lines.append("  cost per \(units == .metric ? "litre " : "gallon")  \(GarageText.money(s.costPerLitre.mapValues { $0 * units.litres(typed: 1) }))")
+        lines.append(label("cost per \(units.distanceUnit)") + GarageText.money(perUnit(s.costPerKm, units)))
+        lines.append(label("cost per \(units == .metric ? "litre" : "gallon")") + GarageText.money(s.costPerLitre.mapValues(units.perVolume)))
         if let f = s.lastFill {
             lines.append("  last fill-up    \(ISO8601.format(f.at)) \(f.vehicle), \(units.volumeText(f.litres)) at \(f.station ?? "an unnamed station")")
         }
@@ -96,6 +96,9 @@ enum StatsText {
         }
         return lines.joined(separator: "\n")
     }
+
+    /// `  cost per gallon  `: a figure's label, padded to the column the values start in.
+    static func label(_ text: String) -> String { "  " + text + String(repeating: " ", count: max(1, 16 - text.count)) }
 
     static func economy(_ lPer100: Double?, _ units: UnitSystem) -> String {
         guard let lPer100 else { return "-" }

@@ -62,6 +62,9 @@ extension UnitSystem {
     /// An amount per km as one per this system's distance unit (a cost per km → per mile).
     public func perDistance(_ perKm: Double) -> Double { self == .metric ? perKm : perKm * Self.metresPerMile / 1000 }
 
+    /// An amount per litre as one per this system's volume unit (a price per litre → per gallon).
+    public func perVolume(_ perLitre: Double) -> Double { self == .metric ? perLitre : perLitre * Self.litresPerGallon }
+
     /// Three decimals: metres of a km, millilitres of a litre.
     static func rounded(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }
 }

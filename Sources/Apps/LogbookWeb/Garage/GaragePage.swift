@@ -32,7 +32,7 @@ struct GaragePage {
         <div class="buttons"><a href="/garage/vehicles/new" id="vehicle-new">Add a vehicle</a><a href="/garage/odometer" id="odometer-link">Odometer readings</a>\
         <a href="/garage/service" id="service-link">Service tasks</a><a href="/garage/places" id="places-link">Places</a><a href="/stations" id="stations-link">Stations</a></div>
         </section>
-        \(PendingFillForms.section(view.pending, vehicles: view.vehicles, currency: view.lastCurrency, failure: failure))
+        \(PendingFillForms.section(view.pending, vehicles: view.vehicles, currency: currency ?? view.lastCurrency, units: format.units, failure: failure))
         \(active.isEmpty ? "" : FuelForms.addForm(vehicles: view.vehicles, defaultVehicle: defaultVehicle, currency: currency ?? view.lastCurrency, units: format.units, failure: failure, car: car))
         \(fuelList)
         \(Self.serviceSection(view.service, format: format))
