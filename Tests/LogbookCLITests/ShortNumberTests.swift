@@ -127,6 +127,11 @@ import Testing
         let task = try JSONSerialization.jsonObject(with: Data(try cli.ok(["service", "list", "--json"]).out.utf8)) as? [[String: Any]]
         #expect(task?.first?["due_km"] as? Double == 16_093.44 + 8_046.72, "\(String(describing: task))")
         if task?.first?["due_km"] as? Double == 16_093.44 + 8_046.72 { converted += 2 }
+        try cli.ok([
+            "fuel", "add", "--vehicle", "golf", "--odometer", "10800", "--gallons", "11", "--price", "44", "--lat", "47.3781", "--lon", "8.5402",
+            "--station", "Migrolino", "--at", "2030-02-06T08:00:00Z",
+        ])
+        #expect(try cli.ok(["fuel", "stations"]).out.contains("11.00 gal"))
         try cli.ok(["vehicles", "add", "van", "--odometer", "1000", "--tank-gallons", "15"])
         let vans = try JSONSerialization.jsonObject(with: Data(try cli.ok(["vehicles", "list", "--json"]).out.utf8)) as? [[String: Any]]
         let van = vans?.first { $0["id"] as? String == "van" }
@@ -136,7 +141,7 @@ import Testing
         var mixed: [String] = []
         for args in [
             ["fuel", "list"], ["fuel", "list", "--history"], ["odometer", "list"], ["service", "list"], ["stats"], ["stats", "--range", "all"],
-            ["vehicles", "show", "van"], ["vehicles", "list"],
+            ["vehicles", "show", "van"], ["vehicles", "list"], ["fuel", "stations"], ["fuel", "pending", "--all"],
         ] {
             let out = try cli.ok(args).out
             mixed += UnitInputCases.metricLines(out).map { "\(args.joined(separator: " ")): \($0)" }
