@@ -75,7 +75,7 @@ import Testing
             #expect(try await web.get("/garage/odometer/7").status == 404)
             let dashboard = try await web.get("/dashboard")
             #expect(dashboard.status == 200 && dashboard.text.contains(" gal<") && !dashboard.text.contains(" L<"), "gallons beside mpg")
-            #expect(dashboard.text.contains("Per gallon") && !dashboard.text.contains("L/100"))
+            #expect(dashboard.text.contains("Per gallon") && !dashboard.text.contains("L/100") && !dashboard.text.contains("/L<"), "prices per gallon")
             let van = try await web.form("/garage/vehicles", [("vehicle", "van"), ("name", "Van"), ("tank_l", "15"), ("initial_odometer_km", "1000")])
             #expect(van.status == 303, "\(van)")
             let vehicle = try await web.get("/api/garage").json?["vehicles"]?.items?.first { $0["id"] == .string("van") }

@@ -56,8 +56,8 @@ struct DashboardPage {
             \(trend)
             </section>
             <section class="card">
-            <h2>Price per litre</h2>
-            \(PriceChart(series: view.prices).html())
+            <h2>Price per \(format.imperial ? "gallon" : "litre")</h2>
+            \(PriceChart(series: view.prices, units: format.units).html())
             </section>
             \(vehicleTable)
             \(GaragePage.serviceSection(view.service, format: format))
