@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 import Foundation
+import LogbookConfig
 import LogbookCore
 import LogbookTestSupport
 import Testing
@@ -107,6 +108,21 @@ import Testing
                 #expect(log?["currency"] == .string(expected), "\(String(describing: log))")
             }
             #expect(try await web.get("/garage").text.contains("value=\"CHF\""), "the form starts from [units] currency")
+        }
+    }
+
+    @Test func unitsCurrencyIsCheckedAndUpperCased() throws {
+        let dir = try TemporaryDirectory("wcurc")
+        defer { dir.remove() }
+        let file = dir.file("logbookd.toml")
+        for (value, want) in [("chf", "CHF"), ("USD", "USD"), ("euro", nil), ("E1R", nil)] {
+            try "[units]\ncurrency = \"\(value)\"\n".write(toFile: file, atomically: true, encoding: .utf8)
+            do {
+                let c = try WebConfiguration.load(file: file, environment: [:])
+                #expect(c.currency == want, "\(value)")
+            } catch {
+                #expect(want == nil && error.key == "units.currency", "\(value): \(error)")
+            }
         }
     }
 }
