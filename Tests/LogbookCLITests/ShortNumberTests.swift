@@ -132,6 +132,8 @@ import Testing
             "--station", "Migrolino", "--at", "2030-02-06T08:00:00Z",
         ])
         #expect(try cli.ok(["fuel", "stations"]).out.contains("11.00 gal"))
+        let backwards = try cli.run(["fuel", "add", "--vehicle", "golf", "--odometer", "20000", "--gallons", "1", "--price", "4", "--no-position"])
+        #expect(backwards.status == 64 && backwards.err.contains("20000.0 mi at") && !backwards.err.contains(" km"), "\(backwards.err)")
         try cli.ok(["vehicles", "add", "van", "--odometer", "1000", "--tank-gallons", "15"])
         let vans = try JSONSerialization.jsonObject(with: Data(try cli.ok(["vehicles", "list", "--json"]).out.utf8)) as? [[String: Any]]
         let van = vans?.first { $0["id"] as? String == "van" }

@@ -15,7 +15,9 @@ import LogbookStore
 enum GarageAccess {
     /// The garage as the caught-up index holds it, with the configured vehicles.
     static func load(_ index: TripIndex, settings: ReaderSettings, types: [String] = Garage.entryTypes) throws -> Garage {
-        try GarageStore.garage(index, configured: settings.daemon.vehicles, types: types)
+        var garage = try GarageStore.garage(index, configured: settings.daemon.vehicles, types: types)
+        garage.units = settings.units
+        return garage
     }
 
     /// The entry id `typed` means (a short number such as `#12`, or an id as it is):

@@ -18,6 +18,8 @@ public struct Garage: Sendable {
     /// Service tasks, removed ones included.
     public internal(set) var services: [ServiceTask] = []
     private var otherIgnored: [RecordedEntry] = []
+    /// The units its refusals name distances in (`[units] system` of the reader that checks).
+    public var units = UnitSystem.metric
 
     /// The entry types this projection reads from the index.
     public static let entryTypes = [
