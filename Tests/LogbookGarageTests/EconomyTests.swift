@@ -67,7 +67,8 @@ import Testing
     }
 
     @Test func mpg() {
-        #expect(abs(FuelEconomy.mpgUS(litresPer100km: 235.214583) - 1) < 1e-9)
+        // 1 mpg is 100 L/100 km × 3.785411784 L/gal ÷ 1.609344 km/mi (the definitions, not a rounded factor).
+        #expect(abs(FuelEconomy.mpgUS(litresPer100km: 100 * 3.785_411_784 / 1.609_344) - 1) < 1e-12)
         #expect(abs(FuelEconomy.mpgUS(litresPer100km: 5) - 47.0429) < 1e-3)
     }
 }

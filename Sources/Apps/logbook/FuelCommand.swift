@@ -17,10 +17,12 @@ struct FuelCommand: ParsableCommand {
 /// The fill-up fields as options (add and amend).
 struct FuelFieldOptions: ParsableArguments {
     @Option(help: "The vehicle's id.") var vehicle: String?
-    @Option(help: "Odometer reading in km (45.3 or 45,3).") var odometer: NumberArgument?
+    @Option(help: "Odometer reading in km, in miles with [units] system = \"imperial\" (45.3 or 45,3).") var odometer: NumberArgument?
     @Option(help: "Litres put in (45.3 or 45,3).") var litres: NumberArgument?
+    @Option(help: "US gallons put in, instead of --litres (recorded in litres).") var gallons: NumberArgument?
     @Option(help: "The amount paid.") var price: NumberArgument?
-    @Option(help: "ISO 4217 currency of the price, e.g. EUR.") var currency: String?
+    @Option(help: "ISO 4217 currency of the price, e.g. EUR (default: [units] currency, else the vehicle's last fill-up's).")
+    var currency: String?
     @Option(help: "When (ISO 8601; default now).") var at: String?
     @Option(help: "Station name.") var station: String?
     @Option(name: .customLong("station-address"), help: "Station address.") var stationAddress: String?
@@ -28,8 +30,12 @@ struct FuelFieldOptions: ParsableArguments {
     @Option(help: "Station longitude.") var lon: NumberArgument?
     @Option(help: "A note.") var note: String?
 
-    func fields(full: Bool?, missed: Bool?) -> [(String, JSONValue)] {
-        [("vehicle", .option(vehicle)), ("at", .option(at)), ("odometer_km", .option(odometer)), ("litres", .option(litres)),
+    /// The request fields, the odometer and volume in the journal's km and litres.
+    func fields(full: Bool?, missed: Bool?, units: UnitSystem) throws -> [(String, JSONValue)] {
+        if litres != nil, gallons != nil { throw CLIError.usage("give --litres or --gallons, not both") }
+        let volume = litres?.value ?? gallons.map { UnitSystem.imperial.litres(typed: $0.value) }
+        return [("vehicle", .option(vehicle)), ("at", .option(at)), ("odometer_km", .option(odometer.map { units.kilometres(typed: $0.value) })),
+         ("litres", .option(volume)),
          ("price", .option(price)), ("currency", .option(currency)), ("full", full.map(JSONValue.bool) ?? .null),
          ("missed", missed.map(JSONValue.bool) ?? .null), ("station", .option(station)), ("station_address", .option(stationAddress)),
          ("lat", .option(lat)), ("lon", .option(lon)), ("note", .option(note))]
@@ -50,7 +56,13 @@ struct FuelAddCommand: AsyncParsableCommand {
     func run() async throws {
         try await withExitCodes {
             let settings = try ReaderSettings.load(paths)
-            var request = fields.fields(full: !partial, missed: missed)
+            var request = try fields.fields(full: !partial, missed: missed, units: settings.units)
+            if fields.currency == nil {
+                guard let currency = try GarageAccess.defaultCurrency(vehicle: fields.vehicle, settings: settings) else {
+                    throw CLIError.usage("--currency: no default: give --currency EUR, or set [units] currency in the configuration")
+                }
+                request = request.map { $0.0 == "currency" ? ("currency", .string(currency)) : $0 }
+            }
             var used: CarPosition?
             if fields.lat == nil, fields.lon == nil, !noPosition {
                 let at = try fields.at.map { text throws -> GPSTime in
@@ -76,7 +88,7 @@ struct FuelAddCommand: AsyncParsableCommand {
 struct FuelAmendCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "amend", abstract: "Correct a fill-up (a new journal entry; the old values stay in --history).")
     @OptionGroup var paths: PathOptions
-    @Argument(help: "The fuel log's id (fuel list shows it).") var id: String
+    @Argument(help: "The fill-up's number (12 or #12, as fuel list shows it) or id.") var id: String
     @OptionGroup var fields: FuelFieldOptions
     @Option(help: "true for a full tank, false for a partial fill.") var full: Bool?
     @Option(help: "true when a fill before this one was not logged.") var missed: Bool?
@@ -84,7 +96,11 @@ struct FuelAmendCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await withExitCodes {
-            try await GarageAccess.writeAndReport("fuel.amend", [("subject", .string(id))] + fields.fields(full: full, missed: missed), paths: paths, json: json) { _ in "Fuel log \(id) amended" }
+            let settings = try ReaderSettings.load(paths)
+            let subject = try GarageAccess.resolve(id, .fuel, settings: settings)
+            let w = try await GarageAccess.write(
+                "fuel.amend", [("subject", .string(subject))] + fields.fields(full: full, missed: missed, units: settings.units), settings: settings, paths: paths)
+            GarageAccess.report(w, json: json, what: "Fuel log \(subject) amended")
         }
     }
 }
@@ -92,13 +108,16 @@ struct FuelAmendCommand: AsyncParsableCommand {
 struct FuelVoidCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "void", abstract: "Withdraw a fill-up (it stays in --history).")
     @OptionGroup var paths: PathOptions
-    @Argument(help: "The fuel log's id.") var id: String
+    @Argument(help: "The fill-up's number (12 or #12) or id.") var id: String
     @Option(help: "Why.") var reason: String?
     @Flag(help: "Print the reply as JSON.") var json = false
 
     func run() async throws {
         try await withExitCodes {
-            try await GarageAccess.writeAndReport("fuel.void", [("subject", .string(id)), ("reason", .option(reason))], paths: paths, json: json) { _ in "Fuel log \(id) voided" }
+            let settings = try ReaderSettings.load(paths)
+            let subject = try GarageAccess.resolve(id, .fuel, settings: settings)
+            let w = try await GarageAccess.write("fuel.void", [("subject", .string(subject)), ("reason", .option(reason))], settings: settings, paths: paths)
+            GarageAccess.report(w, json: json, what: "Fuel log \(subject) voided")
         }
     }
 }
@@ -121,21 +140,22 @@ struct FuelListCommand: AsyncParsableCommand {
                 print(JSONValue.array(logs.map(GarageStats.fillJSON)).serialized)
                 return
             }
-            var rows = [["ID", "TIME", "ODOMETER", "LITRES", "PRICE", "FILL", "STATION"]]
+            let units = settings.units
+            var rows = [["#", "TIME", "ODOMETER", units == .metric ? "LITRES" : "GALLONS", "PRICE", "FILL", "STATION"]]
             for f in logs {
                 var fill = f.full ? "full" : "partial"
                 if f.missed { fill += ",missed" }
                 if f.voided { fill += ",void" }
                 if f.history.count > 1 { fill += ",changed" }
                 rows.append([
-                    f.id, ISO8601.format(f.at), NumberText.fixed(f.odometerKm, places: 0) + " km", NumberText.fixed(f.litres, places: 2),
+                    "#\(f.number)", ISO8601.format(f.at), units.odometerText(f.odometerKm), units.volumeText(f.litres),
                     NumberText.fixed(f.price, places: 2) + " " + f.currency, fill, f.station ?? "-",
                 ])
             }
             print(GarageText.table(rows))
             if history {
                 for f in logs where f.history.count > 1 || f.voided {
-                    print("\(f.id):")
+                    print("#\(f.number) \(f.id):")
                     GarageText.printHistory(f.history)
                 }
             }
@@ -154,7 +174,7 @@ struct OdometerAddCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "add", abstract: "Record an odometer reading.")
     @OptionGroup var paths: PathOptions
     @Option(help: "The vehicle's id.") var vehicle: String
-    @Option(help: "The reading in km.") var odometer: NumberArgument
+    @Option(help: "The reading in km, in miles with [units] system = \"imperial\".") var odometer: NumberArgument
     @Option(help: "When (ISO 8601; default now).") var at: String?
     @Option(help: "A note.") var note: String?
     @Flag(help: "Print the reply as JSON.") var json = false
@@ -163,7 +183,7 @@ struct OdometerAddCommand: AsyncParsableCommand {
         try await withExitCodes {
             let settings = try ReaderSettings.load(paths)
             let w = try await GarageAccess.write(
-                "odometer.add", [("vehicle", .string(vehicle)), ("at", .option(at)), ("odometer_km", .number(odometer.value)), ("note", .option(note))],
+                "odometer.add", [("vehicle", .string(vehicle)), ("at", .option(at)), ("odometer_km", .number(settings.units.kilometres(typed: odometer.value))), ("note", .option(note))],
                 settings: settings, paths: paths)
             GarageAccess.report(w, json: json, what: "Odometer reading \(w.entry.subject) added")
         }
@@ -173,8 +193,8 @@ struct OdometerAddCommand: AsyncParsableCommand {
 struct OdometerAmendCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "amend", abstract: "Correct a reading (a new journal entry; the old values stay in --history).")
     @OptionGroup var paths: PathOptions
-    @Argument(help: "The reading's id (see odometer list).") var id: String
-    @Option(help: "The reading in km.") var odometer: NumberArgument?
+    @Argument(help: "The reading's number (3 or #3, as odometer list shows it) or id.") var id: String
+    @Option(help: "The reading in km, in miles with [units] system = \"imperial\".") var odometer: NumberArgument?
     @Option(help: "When (ISO 8601).") var at: String?
     @Option(help: "A note.") var note: String?
     @Flag(help: "Print the reply as JSON.") var json = false
@@ -183,9 +203,11 @@ struct OdometerAmendCommand: AsyncParsableCommand {
         try await withExitCodes {
             let settings = try ReaderSettings.load(paths)
             let w = try await GarageAccess.write(
-                "odometer.amend", [("subject", .string(id)), ("at", .option(at)), ("odometer_km", .option(odometer)), ("note", .option(note))],
+                "odometer.amend",
+                [("subject", .string(try GarageAccess.resolve(id, .odometer, settings: settings))), ("at", .option(at)),
+                 ("odometer_km", .option(odometer.map { settings.units.kilometres(typed: $0.value) })), ("note", .option(note))],
                 settings: settings, paths: paths)
-            GarageAccess.report(w, json: json, what: "Odometer reading \(id) amended")
+            GarageAccess.report(w, json: json, what: "Odometer reading \(w.entry.subject) amended")
         }
     }
 }
@@ -193,13 +215,16 @@ struct OdometerAmendCommand: AsyncParsableCommand {
 struct OdometerVoidCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "void", abstract: "Withdraw a mistyped reading (it stays in --history).")
     @OptionGroup var paths: PathOptions
-    @Argument(help: "The reading's id.") var id: String
+    @Argument(help: "The reading's number (3 or #3) or id.") var id: String
     @Option(help: "Why.") var reason: String?
     @Flag(help: "Print the reply as JSON.") var json = false
 
     func run() async throws {
         try await withExitCodes {
-            try await GarageAccess.writeAndReport("odometer.void", [("subject", .string(id)), ("reason", .option(reason))], paths: paths, json: json) { _ in "Odometer reading \(id) voided" }
+            let settings = try ReaderSettings.load(paths)
+            let subject = try GarageAccess.resolve(id, .odometer, settings: settings)
+            let w = try await GarageAccess.write("odometer.void", [("subject", .string(subject)), ("reason", .option(reason))], settings: settings, paths: paths)
+            GarageAccess.report(w, json: json, what: "Odometer reading \(subject) voided")
         }
     }
 }
@@ -219,19 +244,19 @@ struct OdometerListCommand: AsyncParsableCommand {
             let readings = garage.readings.filter { vehicle == nil || $0.vehicle == vehicle }.sorted { $0.at > $1.at }
             if json {
                 print(JSONValue.array(readings.map { r in
-                    var m: [(String, JSONValue)] = [("id", .string(r.id))]
+                    var m: [(String, JSONValue)] = [("id", .string(r.id)), ("number", .integer(r.number))]
                     if case .object(let fields) = r.record.fields { m += fields }
                     m += [("voided", .bool(r.voided)), ("origin", .string(r.origin)), ("changes", .integer(r.history.count))]
                     return .object(m)
                 }).serialized)
                 return
             }
-            var rows = [["ID", "TIME", "ODOMETER", "BY", "STATE"]]
+            var rows = [["#", "TIME", "ODOMETER", "BY", "STATE"]]
             for r in readings {
-                rows.append([r.id, ISO8601.format(r.at), "\(GarageText.value(.number(r.odometerKm))) km", r.origin ?? "-", r.voided ? "void" : r.history.count > 1 ? "changed" : "ok"])
+                rows.append(["#\(r.number)", ISO8601.format(r.at), settings.units.odometerText(r.odometerKm), r.origin ?? "-", r.voided ? "void" : r.history.count > 1 ? "changed" : "ok"])
             }
             print(readings.isEmpty ? "No odometer readings." : GarageText.table(rows))
-            if history { for r in readings { print("\(r.id):"); GarageText.printHistory(r.history) } }
+            if history { for r in readings { print("#\(r.number) \(r.id):"); GarageText.printHistory(r.history) } }
         }
     }
 }

@@ -4,6 +4,7 @@ import LogbookCore
 import LogbookGarage
 import LogbookGarageStore
 import LogbookRecords
+import LogbookStore
 
 /// `logbook fuel pending`: the fill-ups the OBD source noticed (the fuel level rose while
 /// the car stood), waiting for their price.
@@ -30,11 +31,12 @@ struct FuelPendingCommand: AsyncParsableCommand {
                 print("No pending fill-ups.")
                 return
             }
-            var rows = [["ID", "TIME", "VEHICLE", "LITRES (EST.)", "LEVEL", "STATE"]]
+            let units = settings.units
+            var rows = [["ID", "TIME", "VEHICLE", units == .metric ? "LITRES (EST.)" : "GALLONS (EST.)", "LEVEL", "STATE"]]
             for p in fills {
                 let level = p.record.levelBefore.flatMap { b in p.record.levelAfter.map { "\(NumberText.fixed(b, places: 0)) → \(NumberText.fixed($0, places: 0)) %" } }
                 let state = p.state == .completed ? "completed (\(p.completedBy ?? "?"))" : p.state.rawValue
-                rows.append([p.id, ISO8601.format(p.at), p.vehicle ?? "-", p.record.litresEstimated.map { NumberText.fixed($0, places: 1) } ?? "-",
+                rows.append([p.id, ISO8601.format(p.at), p.vehicle ?? "-", p.record.litresEstimated.map { units.volumeText($0, places: 1) } ?? "-",
                              level ?? "-", state])
             }
             print(GarageText.table(rows))
@@ -51,8 +53,10 @@ struct FuelCompleteCommand: AsyncParsableCommand {
     @Argument(help: "The pending fill-up's id (fuel pending shows it).") var id: String
     @Option(help: "The amount paid.") var price: NumberArgument
     @Option(help: "Litres put in (default: the estimate from the fuel level and tank_l).") var litres: NumberArgument?
-    @Option(help: "ISO 4217 currency (default: that of the vehicle's last fill-up).") var currency: String?
-    @Option(help: "Odometer in km (default: the estimate from readings and trips at that time).") var odometer: NumberArgument?
+    @Option(help: "US gallons put in, instead of --litres.") var gallons: NumberArgument?
+    @Option(help: "ISO 4217 currency (default: [units] currency, else that of the vehicle's last fill-up).") var currency: String?
+    @Option(help: "Odometer in km, miles with [units] system = \"imperial\" (default: the estimate from readings and trips at that time).")
+    var odometer: NumberArgument?
     @Option(help: "The vehicle, when the adapter knew none.") var vehicle: String?
     @Option(help: "Station name.") var station: String?
     @Option(help: "A note.") var note: String?
@@ -62,8 +66,11 @@ struct FuelCompleteCommand: AsyncParsableCommand {
     func run() async throws {
         try await withExitCodes {
             let settings = try ReaderSettings.load(paths)
+            if litres != nil, gallons != nil { throw CLIError.usage("give --litres or --gallons, not both") }
             let given = PendingCompletion(
-                price: price.value, litres: litres?.value, currency: currency, odometerKm: odometer?.value, vehicle: vehicle, full: !partial, station: station, note: note)
+                price: price.value, litres: litres?.value ?? gallons.map { UnitSystem.imperial.litres(typed: $0.value) },
+                currency: currency ?? settings.reader.currency, odometerKm: odometer.map { settings.units.kilometres(typed: $0.value) }, vehicle: vehicle,
+                full: !partial, station: station, note: note)
             let fields = try IndexAccess.withIndex(settings) { index -> [(String, JSONValue)] in
                 let garage = try GarageAccess.load(index, settings: settings, types: GarageAccess.withoutClassifications)
                 do { return try GarageStore.completion(index, garage: garage, pending: id, given) } catch let problem as EntryProblem {

@@ -40,12 +40,13 @@ struct FuelStationsCommand: AsyncParsableCommand {
                 print(unplaced == 0 ? "No fill-ups with a position." : "No fill-ups with a position (\(unplaced) without one).")
                 return
             }
-            var rows = [["STATION", "DISTANCE", "VISITS", "LAST VISIT", "LITRES", "PER LITRE", "POSITION"]]
+            let units = settings.units
+            var rows = [["STATION", "DISTANCE", "VISITS", "LAST VISIT", units == .metric ? "LITRES" : "GALLONS", units == .metric ? "PER LITRE" : "PER GALLON", "POSITION"]]
             for s in stations {
-                let prices = s.pricePerLitre.keys.sorted().map { NumberText.fixed(s.pricePerLitre[$0] ?? 0, places: 3) + " " + $0 }
+                let prices = s.pricePerLitre.keys.sorted().map { NumberText.fixed(units.perVolume(s.pricePerLitre[$0] ?? 0), places: 3) + " " + $0 }
                 rows.append([
-                    s.name ?? "(unnamed)", s.distance.map(Self.distanceText) ?? "-", String(s.visits), ISO8601.format(s.lastVisit),
-                    NumberText.fixed(s.litres, places: 2), prices.joined(separator: ", "),
+                    s.name ?? "(unnamed)", s.distance.map { Self.distanceText($0, units) } ?? "-", String(s.visits), ISO8601.format(s.lastVisit),
+                    units.volumeText(s.litres), prices.joined(separator: ", "),
                     NumberText.fixed(s.latitude, places: 5) + ", " + NumberText.fixed(s.longitude, places: 5),
                 ])
             }
@@ -55,7 +56,8 @@ struct FuelStationsCommand: AsyncParsableCommand {
         }
     }
 
-    static func distanceText(_ metres: Double) -> String {
-        metres < 1000 ? NumberText.fixed(metres, places: 0) + " m" : NumberText.fixed(metres / 1000, places: 1) + " km"
+    static func distanceText(_ metres: Double, _ units: UnitSystem) -> String {
+        guard units == .metric else { return units.distanceText(metres) }
+        return metres < 1000 ? NumberText.fixed(metres, places: 0) + " m" : NumberText.fixed(metres / 1000, places: 1) + " km"
     }
 }

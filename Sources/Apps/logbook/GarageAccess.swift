@@ -15,7 +15,30 @@ import LogbookStore
 enum GarageAccess {
     /// The garage as the caught-up index holds it, with the configured vehicles.
     static func load(_ index: TripIndex, settings: ReaderSettings, types: [String] = Garage.entryTypes) throws -> Garage {
-        try GarageStore.garage(index, configured: settings.daemon.vehicles, types: types)
+        var garage = try GarageStore.garage(index, configured: settings.daemon.vehicles, types: types)
+        garage.units = settings.units
+        return garage
+    }
+
+    /// The entry id `typed` means (a short number such as `#12`, or an id as it is):
+    /// ``Garage/resolve(_:_:)``; an unknown number exits 64 naming it.
+    static func resolve(_ typed: String, _ kind: ShortNumberKind, settings: ReaderSettings) throws -> String {
+        guard FileManager.default.fileExists(atPath: settings.journalDirectory) else { return typed }
+        do {
+            return try IndexAccess.withIndex(settings) { try load($0, settings: settings, types: GarageAccess.withoutClassifications).resolve(typed, kind) }
+        } catch let problem as EntryProblem {
+            throw CLIError.usage(problem.message)
+        }
+    }
+
+    /// A fill-up's currency when none is given: `[units] currency`, else the vehicle's last
+    /// fill-up's (``Garage/defaultCurrency(vehicle:configured:)``); nil when neither exists.
+    static func defaultCurrency(vehicle: String?, settings: ReaderSettings) throws -> String? {
+        if let configured = settings.reader.currency { return configured }
+        guard FileManager.default.fileExists(atPath: settings.journalDirectory) else { return nil }
+        return try IndexAccess.withIndex(settings) {
+            try load($0, settings: settings, types: [VehicleRecord.type, FuelRecord.type]).defaultCurrency(vehicle: vehicle, configured: nil)
+        }
     }
 
     /// Every garage entry type but trip classifications.

@@ -25,18 +25,25 @@ struct ServiceAddCommand: AsyncParsableCommand {
     @Option(help: "The vehicle's id.") var vehicle: String
     @Option(help: "What it is, e.g. \"Oil change\".") var name: String
     @Option(name: .customLong("every-km"), help: "Every N km.") var everyKm: NumberArgument?
+    @Option(name: .customLong("every-miles"), help: "Every N miles, instead of --every-km.") var everyMiles: NumberArgument?
     @Option(name: .customLong("every-months"), help: "Every N months.") var everyMonths: Int?
     @Option(name: .customLong("last-done"), help: "When it was last done (ISO 8601; default now).") var lastDone: String?
-    @Option(name: .customLong("last-done-km"), help: "The odometer then (km).") var lastDoneKm: NumberArgument?
+    @Option(name: .customLong("last-done-odometer"), help: "The odometer then, in km (miles with [units] system = \"imperial\").")
+    var lastDoneOdometer: NumberArgument?
+    @Option(name: .customLong("last-done-km"), help: "The odometer then, in km.") var lastDoneKm: NumberArgument?
     @Flag(help: "Print the reply as JSON.") var json = false
 
     func run() async throws {
         try await withExitCodes {
             let settings = try ReaderSettings.load(paths)
+            if everyKm != nil, everyMiles != nil { throw CLIError.usage("give --every-km or --every-miles, not both") }
+            if lastDoneKm != nil, lastDoneOdometer != nil { throw CLIError.usage("give --last-done-km or --last-done-odometer, not both") }
+            let every = everyKm?.value ?? everyMiles.map { UnitSystem.imperial.kilometres(typed: $0.value) }
+            let lastKm = lastDoneKm?.value ?? lastDoneOdometer.map { settings.units.kilometres(typed: $0.value) }
             let w = try await GarageAccess.write(
                 "service.add",
-                [("task", .string(id)), ("vehicle", .string(vehicle)), ("name", .string(name)), ("every_km", .option(everyKm)),
-                 ("every_months", .option(everyMonths)), ("last_done_at", .option(lastDone)), ("last_done_km", .option(lastDoneKm))],
+                [("task", .string(id)), ("vehicle", .string(vehicle)), ("name", .string(name)), ("every_km", .option(every)),
+                 ("every_months", .option(everyMonths)), ("last_done_at", .option(lastDone)), ("last_done_km", .option(lastKm))],
                 settings: settings, paths: paths)
             GarageAccess.report(w, json: json, what: "Service task \(id) added")
         }
@@ -46,19 +53,22 @@ struct ServiceAddCommand: AsyncParsableCommand {
 struct ServiceDoneCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "done", abstract: "Record that a task was done.")
     @OptionGroup var paths: PathOptions
-    @Argument(help: "The task's id.") var id: String
+    @Argument(help: "The task's number (2 or #2, as service list shows it) or id.") var id: String
     @Option(help: "When (ISO 8601; default now).") var at: String?
-    @Option(help: "The odometer then (km).") var odometer: NumberArgument?
+    @Option(help: "The odometer then, in km (miles with [units] system = \"imperial\").") var odometer: NumberArgument?
     @Option(help: "A note.") var note: String?
     @Flag(help: "Print the reply as JSON.") var json = false
 
     func run() async throws {
         try await withExitCodes {
             let settings = try ReaderSettings.load(paths)
+            let task = try GarageAccess.resolve(id, .service, settings: settings)
             let w = try await GarageAccess.write(
-                "service.done", [("task", .string(id)), ("at", .option(at)), ("odometer_km", .option(odometer)), ("note", .option(note))],
+                "service.done",
+                [("task", .string(task)), ("at", .option(at)), ("odometer_km", .option(odometer.map { settings.units.kilometres(typed: $0.value) })),
+                 ("note", .option(note))],
                 settings: settings, paths: paths)
-            GarageAccess.report(w, json: json, what: "Service task \(id) done")
+            GarageAccess.report(w, json: json, what: "Service task \(task) done")
         }
     }
 }
@@ -66,12 +76,15 @@ struct ServiceDoneCommand: AsyncParsableCommand {
 struct ServiceRemoveCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove a task (it stays in the history).")
     @OptionGroup var paths: PathOptions
-    @Argument(help: "The task's id.") var id: String
+    @Argument(help: "The task's number (2 or #2) or id.") var id: String
     @Flag(help: "Print the reply as JSON.") var json = false
 
     func run() async throws {
         try await withExitCodes {
-            try await GarageAccess.writeAndReport("service.remove", [("task", .string(id))], paths: paths, json: json) { _ in "Service task \(id) removed" }
+            let settings = try ReaderSettings.load(paths)
+            let task = try GarageAccess.resolve(id, .service, settings: settings)
+            let w = try await GarageAccess.write("service.remove", [("task", .string(task))], settings: settings, paths: paths)
+            GarageAccess.report(w, json: json, what: "Service task \(task) removed")
         }
     }
 }
@@ -90,14 +103,15 @@ struct ServiceListCommand: AsyncParsableCommand {
                 print(JSONValue.array(due.map(\.json)).serialized)
                 return
             }
-            var rows = [["TASK", "VEHICLE", "NAME", "DUE AT", "DUE KM", "LEFT", "STATE"]]
+            let units = settings.units
+            var rows = [["#", "TASK", "VEHICLE", "NAME", "DUE AT", "DUE AT ODOMETER", "LEFT", "STATE"]]
             for d in due {
                 var left: [String] = []
-                if let km = d.kmLeft { left.append(settings.units.distanceText(km * 1000)) }
+                if let km = d.kmLeft { left.append(units.distanceText(km * 1000)) }
                 if let days = d.daysLeft { left.append("\(Int(days.rounded())) days") }
                 rows.append([
-                    d.task.id, d.task.vehicle, d.task.name, d.dueAt.map { String(ISO8601.format($0).prefix(10)) } ?? "-",
-                    d.dueKm.map { NumberText.fixed($0, places: 0) } ?? "-", left.isEmpty ? "-" : left.joined(separator: ", "), d.state.rawValue,
+                    "#\(d.task.number)", d.task.id, d.task.vehicle, d.task.name, d.dueAt.map { String(ISO8601.format($0).prefix(10)) } ?? "-",
+                    d.dueKm.map(units.odometerText) ?? "-", left.isEmpty ? "-" : left.joined(separator: ", "), d.state.rawValue,
                 ])
             }
             print(GarageText.table(rows))

@@ -59,19 +59,19 @@ enum StatsText {
         lines.append("Stats, \(scope), range \(s.range.name)\(s.range.since.map { " (since \(ISO8601.format($0)))" } ?? "")")
         lines.append("  distance        \(units.distanceText(s.distanceKm * 1000))")
         lines.append("  fill-ups        \(s.fillUps)")
-        lines.append("  fuel            \(NumberText.fixed(s.litres, places: 2)) L")
+        lines.append("  fuel            \(units.volumeText(s.litres))")
         lines.append("  spend           \(GarageText.money(s.spend))")
         lines.append("  economy         \(economy(s.litresPer100km, units))")
-        lines.append("  cost per \(units.distanceUnit)     \(GarageText.money(perUnit(s.costPerKm, units)))")
-        lines.append("  cost per litre  \(GarageText.money(s.costPerLitre))")
+        lines.append(label("cost per \(units.distanceUnit)") + GarageText.money(perUnit(s.costPerKm, units)))
+        lines.append(label("cost per \(units == .metric ? "litre" : "gallon")") + GarageText.money(s.costPerLitre.mapValues(units.perVolume)))
         if let f = s.lastFill {
-            lines.append("  last fill-up    \(ISO8601.format(f.at)) \(f.vehicle), \(NumberText.fixed(f.litres, places: 2)) L at \(f.station ?? "an unnamed station")")
+            lines.append("  last fill-up    \(ISO8601.format(f.at)) \(f.vehicle), \(units.volumeText(f.litres)) at \(f.station ?? "an unnamed station")")
         }
         if !s.vehicles.isEmpty {
             lines.append("")
             var rows = [["VEHICLE", "DISTANCE", "FILL-UPS", "FUEL", "SPEND", "ECONOMY"]]
             for v in s.vehicles {
-                rows.append([v.id, units.distanceText(v.distanceKm * 1000), String(v.fillUps), NumberText.fixed(v.litres, places: 2) + " L",
+                rows.append([v.id, units.distanceText(v.distanceKm * 1000), String(v.fillUps), units.volumeText(v.litres),
                              GarageText.money(v.spend), economy(v.litresPer100km, units)])
             }
             lines.append(GarageText.table(rows))
@@ -80,7 +80,7 @@ enum StatsText {
             lines.append("")
             lines.append("Recent fill-ups:")
             for f in s.recent {
-                lines.append("  \(ISO8601.format(f.at))  \(f.vehicle)  \(NumberText.fixed(f.litres, places: 2)) L  \(NumberText.fixed(f.price, places: 2)) \(f.currency)\(f.full ? "" : "  partial")")
+                lines.append("  \(ISO8601.format(f.at))  \(f.vehicle)  \(units.volumeText(f.litres))  \(NumberText.fixed(f.price, places: 2)) \(f.currency)\(f.full ? "" : "  partial")")
             }
         }
         if !s.trend.isEmpty {
@@ -97,13 +97,16 @@ enum StatsText {
         return lines.joined(separator: "\n")
     }
 
+    /// `  cost per gallon  `: a figure's label, padded to the column the values start in.
+    static func label(_ text: String) -> String { "  " + text + String(repeating: " ", count: max(1, 16 - text.count)) }
+
     static func economy(_ lPer100: Double?, _ units: UnitSystem) -> String {
         guard let lPer100 else { return "-" }
-        if units == .imperial { return NumberText.fixed(FuelEconomy.mpgUS(litresPer100km: lPer100), places: 1) + " mpg" }
+        if units == .imperial { return NumberText.fixed(UnitSystem.mpgUS(litresPer100km: lPer100), places: 1) + " mpg" }
         return NumberText.fixed(lPer100, places: 2) + " L/100 km (" + NumberText.fixed(100 / lPer100, places: 2) + " km/L)"
     }
 
     static func perUnit(_ perKm: [String: Double], _ units: UnitSystem) -> [String: Double] {
-        units == .imperial ? perKm.mapValues { $0 * 1.609344 } : perKm
+        perKm.mapValues(units.perDistance)
     }
 }

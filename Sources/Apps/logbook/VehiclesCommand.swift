@@ -20,14 +20,19 @@ struct VehicleFieldOptions: ParsableArguments {
     @Option(help: "Registration plate (unique among active vehicles).") var registration: String?
     @Option(name: .customLong("fuel-type"), help: "petrol, diesel, e85, lpg, cng, hydrogen or other.") var fuelType: String?
     @Option(name: .customLong("tank"), help: "Tank size in litres.") var tank: NumberArgument?
-    @Option(name: .customLong("odometer"), help: "Odometer (km) when the vehicle joined the logbook.") var odometer: NumberArgument?
+    @Option(name: .customLong("tank-gallons"), help: "Tank size in US gallons, instead of --tank (recorded in litres).") var tankGallons: NumberArgument?
+    @Option(name: .customLong("odometer"), help: "Odometer when the vehicle joined the logbook, in km (miles with [units] system = \"imperial\").")
+    var odometer: NumberArgument?
     @Option(help: "Vehicle identification number (17 characters; the OBD adapter reads it).") var vin: String?
     @Option(help: "Who usually drives it (a trip may name another driver).") var driver: String?
 
-    var fields: [(String, JSONValue)] {
-        [("name", .option(name)), ("make", .option(make)), ("model", .option(model)), ("year", .option(year)),
-         ("registration", .option(registration)), ("fuel_type", .option(fuelType)), ("tank_l", .option(tank)),
-         ("initial_odometer_km", .option(odometer)), ("vin", .option(vin)), ("driver", .option(driver))]
+    /// The request fields, the tank in litres and the odometer in km.
+    func fields(units: UnitSystem) throws -> [(String, JSONValue)] {
+        if tank != nil, tankGallons != nil { throw CLIError.usage("give --tank or --tank-gallons, not both") }
+        let litres = tank?.value ?? tankGallons.map { UnitSystem.imperial.litres(typed: $0.value) }
+        return [("name", .option(name)), ("make", .option(make)), ("model", .option(model)), ("year", .option(year)),
+         ("registration", .option(registration)), ("fuel_type", .option(fuelType)), ("tank_l", .option(litres)),
+         ("initial_odometer_km", .option(odometer.map { units.kilometres(typed: $0.value) })), ("vin", .option(vin)), ("driver", .option(driver))]
     }
 }
 
@@ -40,7 +45,9 @@ struct VehiclesAddCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await withExitCodes {
-            try await GarageAccess.writeAndReport("vehicle.add", [("vehicle", .string(id))] + fields.fields, paths: paths, json: json) { _ in "Vehicle \(id) added" }
+            let settings = try ReaderSettings.load(paths)
+            let w = try await GarageAccess.write("vehicle.add", [("vehicle", .string(id))] + fields.fields(units: settings.units), settings: settings, paths: paths)
+            GarageAccess.report(w, json: json, what: "Vehicle \(id) added")
         }
     }
 }
@@ -54,7 +61,9 @@ struct VehiclesEditCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await withExitCodes {
-            try await GarageAccess.writeAndReport("vehicle.amend", [("vehicle", .string(id))] + fields.fields, paths: paths, json: json) { _ in "Vehicle \(id) changed" }
+            let settings = try ReaderSettings.load(paths)
+            let w = try await GarageAccess.write("vehicle.amend", [("vehicle", .string(id))] + fields.fields(units: settings.units), settings: settings, paths: paths)
+            GarageAccess.report(w, json: json, what: "Vehicle \(id) changed")
         }
     }
 }
@@ -130,7 +139,16 @@ struct VehiclesShowCommand: AsyncParsableCommand {
             print("\(v.id): \(v.name)\(v.retired ? " (retired)" : "")")
             let stored = v.record.fields
             for field in VehicleRecord.schema where field.name != "name" {
-                if let value = stored[field.name] { print("  \(field.name): \(GarageText.value(value))") }
+                guard let value = stored[field.name] else { continue }
+                // Imperial: the tank in gallons, the odometer in miles (the field names stay).
+                let units = settings.units
+                if units == .imperial, let n = value.doubleValue, UnitSystem.volumeKeys.contains(field.name) {
+                    print("  \(field.name.dropLast(2)): \(units.volumeText(n))")
+                } else if units == .imperial, let n = value.doubleValue, UnitSystem.distanceKeys.contains(field.name) {
+                    print("  \(field.name.dropLast(3)): \(units.odometerText(n))")
+                } else {
+                    print("  \(field.name): \(GarageText.value(value))")
+                }
             }
             if history { GarageText.printHistory(v.history) }
         }

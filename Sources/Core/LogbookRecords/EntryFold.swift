@@ -40,6 +40,9 @@ public struct EntryFold<Record: EntryRecord>: Sendable {
     /// The item with `id`, voided or not.
     public subscript(id: String) -> Folded<Record>? { positions[id].map { items[$0] } }
 
+    /// Where `id` stands in ``items`` (first-added order), voided or not.
+    public func position(of id: String) -> Int? { positions[id] }
+
     /// The items not voided.
     public var active: [Folded<Record>] { items.filter { !$0.voided } }
 

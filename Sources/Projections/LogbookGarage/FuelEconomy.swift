@@ -78,5 +78,5 @@ public enum FuelEconomy {
     }
 
     /// L/100 km as US miles per gallon.
-    public static func mpgUS(litresPer100km: Double) -> Double { 235.214_583 / litresPer100km }
+    public static func mpgUS(litresPer100km: Double) -> Double { UnitSystem.mpgUS(litresPer100km: litresPer100km) }
 }

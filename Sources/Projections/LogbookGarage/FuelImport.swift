@@ -62,18 +62,17 @@ public struct FuelImport: Sendable {
             let dates = table.dropFirst().compactMap { row in date < row.fields.count ? row.fields[date].trimmed : nil }
             order = try Self.dateOrder(dates)
         }
-        let km = options.imperial ? 1.609344 : 1
-        let litresPerUnit = options.imperial ? 3.785411784 : 1
+        let units: UnitSystem = options.imperial ? .imperial : .metric
         for row in table.dropFirst() where !row.fields.allSatisfy({ $0.trimmed.isEmpty }) {
             func cell(_ i: Int?) -> String? { i.flatMap { $0 < row.fields.count ? row.fields[$0].trimmed : nil }.flatMap { $0.isEmpty ? nil : $0 } }
             do throws(EntryProblem) {
                 let at = try Self.date(cell(date), order: order)
-                let odo = try Self.number(cell(odometer), "odometer") * km
+                let odo = units.kilometres(typed: try Self.number(cell(odometer), "odometer"))
                 let quantity = try Self.number(cell(volume), "volume")
                 let paid = try Self.number(cell(money), "price")
                 var fields: [(String, JSONValue)] = [
                     ("vehicle", .string(options.vehicle)), ("at", .string(at)), ("odometer_km", .number((odo * 10).rounded() / 10)),
-                    ("litres", .number((quantity * litresPerUnit * 1000).rounded() / 1000)),
+                    ("litres", .number((units.litres(typed: quantity) * 1000).rounded() / 1000)),
                     ("price", .number(((format == .fuelly ? paid * quantity : paid) * 100).rounded() / 100)),
                     ("currency", .string(options.currency)),
                 ]

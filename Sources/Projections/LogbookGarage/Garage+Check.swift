@@ -119,12 +119,18 @@ extension Garage {
         if let before = known.filter({ $0.0 <= at && $0.1 > km }).max(by: { $0.1 < $1.1 }) {
             throw EntryProblem(
                 "odometer_backwards",
-                "odometer going backwards: \(EntryField.text(km)) km at \(ISO8601.format(at)), but \(EntryField.text(before.1)) km at \(ISO8601.format(before.0)) (\(before.2))")
+                "odometer going backwards: \(odometerText(km)) at \(ISO8601.format(at)), but \(odometerText(before.1)) at \(ISO8601.format(before.0)) (\(before.2))")
         }
         if let after = known.filter({ $0.0 > at && $0.1 < km }).min(by: { $0.1 < $1.1 }) {
             throw EntryProblem(
                 "odometer_backwards",
-                "odometer going backwards: \(EntryField.text(km)) km at \(ISO8601.format(at)), but only \(EntryField.text(after.1)) km later at \(ISO8601.format(after.0)) (\(after.2))")
+                "odometer going backwards: \(odometerText(km)) at \(ISO8601.format(at)), but only \(odometerText(after.1)) later at \(ISO8601.format(after.0)) (\(after.2))")
         }
+    }
+
+    /// An odometer in a refusal: `24905 km` as stored, or in miles (one decimal) for a reader
+    /// set to imperial units (``units``).
+    private func odometerText(_ km: Double) -> String {
+        units == .metric ? EntryField.text(km) + " km" : NumberText.fixed(units.distance(km * 1000), places: 1) + " " + units.distanceUnit
     }
 }

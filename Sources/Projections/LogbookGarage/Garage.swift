@@ -18,6 +18,8 @@ public struct Garage: Sendable {
     /// Service tasks, removed ones included.
     public internal(set) var services: [ServiceTask] = []
     private var otherIgnored: [RecordedEntry] = []
+    /// The units its refusals name distances in (`[units] system` of the reader that checks).
+    public var units = UnitSystem.metric
 
     /// The entry types this projection reads from the index.
     public static let entryTypes = [
@@ -71,12 +73,12 @@ public struct Garage: Sendable {
 
     /// Every fuel log including voided ones, in journal order of their first entry.
     public var fuelLogs: [FuelLog] {
-        fuelFold.items.map { FuelLog(id: $0.id, record: $0.record, voided: $0.voided, history: $0.history) }
+        fuelFold.items.enumerated().map { i, f in FuelLog(id: f.id, record: f.record, voided: f.voided, history: f.history, number: i + 1) }
     }
 
     /// Every odometer reading including voided ones.
     public var readings: [OdometerReading] {
-        readingFold.items.map { OdometerReading(id: $0.id, record: $0.record, voided: $0.voided, history: $0.history) }
+        readingFold.items.enumerated().map { i, r in OdometerReading(id: r.id, record: r.record, voided: r.voided, history: r.history, number: i + 1) }
     }
 
     /// Entries that could not be applied (an amendment of nothing, fields that do not decode):
@@ -92,7 +94,10 @@ public struct Garage: Sendable {
 
     /// The fuel log with `id`, voided or not.
     public func fuelLog(_ id: String) -> FuelLog? {
-        fuelFold[id].map { FuelLog(id: $0.id, record: $0.record, voided: $0.voided, history: $0.history) }
+        fuelFold.position(of: id).map { i in
+            let f = fuelFold.items[i]
+            return FuelLog(id: f.id, record: f.record, voided: f.voided, history: f.history, number: i + 1)
+        }
     }
 
     /// Keeps an entry that could not be applied.
@@ -100,7 +105,10 @@ public struct Garage: Sendable {
 
     /// The odometer reading with `id`, voided or not.
     public func reading(_ id: String) -> OdometerReading? {
-        readingFold[id].map { OdometerReading(id: $0.id, record: $0.record, voided: $0.voided, history: $0.history) }
+        readingFold.position(of: id).map { i in
+            let r = readingFold.items[i]
+            return OdometerReading(id: r.id, record: r.record, voided: r.voided, history: r.history, number: i + 1)
+        }
     }
 
     /// The stored fields of fuel log `id` (amendments merged), to lay an amendment over.

@@ -28,8 +28,13 @@ public struct FuelLog: Sendable, Hashable {
     /// The journal entries about it, oldest first; more than one means it was changed.
     public var history: [RecordedEntry]
 
-    public init(id: String, record: FuelRecord, voided: Bool = false, history: [RecordedEntry] = []) {
+    /// Its short number (`#12`): the fill-up's place among all of them in journal order of their
+    /// first entry, from 1; stable, since the journal only grows (``Garage/resolve(_:_:)``).
+    public var number: Int
+
+    public init(id: String, record: FuelRecord, voided: Bool = false, history: [RecordedEntry] = [], number: Int = 0) {
         self.id = id
+        self.number = number
         self.record = record
         self.voided = voided
         self.history = history
@@ -62,8 +67,13 @@ public struct OdometerReading: Sendable, Hashable {
     public var voided: Bool
     public var history: [RecordedEntry]
 
-    public init(id: String, record: OdometerRecord, voided: Bool = false, history: [RecordedEntry] = []) {
+    /// Its short number (`#12`): the reading's place among all of them in journal order of their
+    /// first entry, from 1; stable, since the journal only grows (``Garage/resolve(_:_:)``).
+    public var number: Int
+
+    public init(id: String, record: OdometerRecord, voided: Bool = false, history: [RecordedEntry] = [], number: Int = 0) {
         self.id = id
+        self.number = number
         self.record = record
         self.voided = voided
         self.history = history

@@ -40,7 +40,7 @@ extension GarageStats {
     /// A fuel log as JSON (stats, dashboard, `fuel list --json`).
     public static func fillJSON(_ f: FuelLog) -> JSONValue {
         var m: [(String, JSONValue)] = [
-            ("id", .string(f.id)), ("vehicle", .string(f.vehicle)), ("at", .string(ISO8601.format(f.at))),
+            ("id", .string(f.id)), ("number", .integer(f.number)), ("vehicle", .string(f.vehicle)), ("at", .string(ISO8601.format(f.at))),
             ("odometer_km", .number(f.odometerKm)), ("litres", .number(f.litres)), ("price", .number(f.price)),
             ("currency", .string(f.currency)), ("full", .bool(f.full)), ("missed", .bool(f.missed)),
             ("station", .string(f.station)), ("lat", .number(f.latitude)), ("lon", .number(f.longitude)),

@@ -16,12 +16,15 @@ public struct ServiceTask: Sendable, Hashable {
     public var lastDoneKm: Double?
     public var removed: Bool
     public var history: [RecordedEntry]
+    /// Its short number (`#3`): its place among all tasks in journal order, from 1.
+    public var number: Int
 
     public init(
         id: String, vehicle: String, name: String, everyKm: Double?, everyMonths: Int?, lastDoneAt: GPSTime?, lastDoneKm: Double?,
-        removed: Bool = false, history: [RecordedEntry] = []
+        removed: Bool = false, history: [RecordedEntry] = [], number: Int = 0
     ) {
         self.id = id
+        self.number = number
         self.vehicle = vehicle
         self.name = name
         self.everyKm = everyKm
@@ -77,7 +80,7 @@ public struct ServiceDue: Sendable, Hashable {
 
     public var json: JSONValue {
         .object([
-            ("task", .string(task.id)), ("vehicle", .string(task.vehicle)), ("name", .string(task.name)),
+            ("task", .string(task.id)), ("number", .integer(task.number)), ("vehicle", .string(task.vehicle)), ("name", .string(task.name)),
             ("state", .string(state.rawValue)), ("due_km", .number(dueKm)), ("km_left", .number(kmLeft.map { ($0 * 10).rounded() / 10 })),
             ("due_at", .string(dueAt.map(ISO8601.format))), ("days_left", .number(daysLeft.map { ($0 * 10).rounded() / 10 })),
         ])
@@ -104,7 +107,8 @@ extension Garage {
         guard e.action == .add, let task = try? ServiceTaskRecord(json: e.fields) else { return noteIgnored(recorded) }
         services.append(ServiceTask(
             id: e.subject, vehicle: task.vehicle, name: task.name, everyKm: task.everyKm, everyMonths: task.everyMonths,
-            lastDoneAt: task.lastDoneAt ?? recorded.recordedAt, lastDoneKm: task.lastDoneKm, removed: false, history: [recorded]))
+            lastDoneAt: task.lastDoneAt ?? recorded.recordedAt, lastDoneKm: task.lastDoneKm, removed: false, history: [recorded],
+            number: services.count + 1))
     }
 
     func checkService(_ entry: RecordEntry) throws(EntryProblem) {

@@ -14,6 +14,9 @@ public struct ReaderConfiguration: Sendable, Hashable {
     public var configuredIndexPath: String?
     /// `[units] system`.
     public var units: UnitSystem = .metric
+    /// `[units] currency`: the ISO 4217 code of a fill-up entered without one (else the
+    /// vehicle's last fill-up's, ``Garage/defaultCurrency(vehicle:configured:)``).
+    public var currency: String?
     /// `[places] bundle`: the directory of the offline place-name bundle
     /// (`places.bin` + `places.manifest.json`); without one, places show as coordinates.
     public var placesBundle = "/usr/share/logbook/places"
@@ -49,6 +52,7 @@ public struct ReaderConfiguration: Sendable, Hashable {
             }
             config.units = units
         }
+        if let code = try reader.string("units.currency") { config.currency = try currency(code, file: source) }
         if let dir = try reader.string("places.bundle") {
             guard dir.hasPrefix("/") else {
                 throw ConfigError(key: "places.bundle", file: source, problem: "must be an absolute directory path, got \"\(dir)\"")
@@ -57,5 +61,15 @@ public struct ReaderConfiguration: Sendable, Hashable {
         }
         try reader.rejectUnknownKeys(owned: ConfigTables.readers)
         return config
+    }
+
+    /// `[units] currency` checked: three letters (ISO 4217), upper-cased.
+    ///
+    /// - Throws: ``ConfigError`` naming `units.currency`.
+    package static func currency(_ code: String, file: String?) throws(ConfigError) -> String {
+        guard code.utf8.count == 3, code.utf8.allSatisfy({ (65...90).contains($0) || (97...122).contains($0) }) else {
+            throw ConfigError(key: "units.currency", file: file, problem: "expected an ISO 4217 code such as \"EUR\", got \"\(code)\"")
+        }
+        return code.uppercased()
     }
 }

@@ -29,8 +29,8 @@ extension OpenAPIDocument {
       },
       "FuelLog": {
         "type": "object", "required": ["id", "vehicle", "at", "odometer_km", "litres", "price", "currency", "full"],
-        "properties": {"id": {"type": "string"}, "vehicle": {"type": "string"}, "at": {"type": "string"},
-          "odometer_km": {"type": "number"}, "litres": {"type": "number"}, "price": {"type": "number"}, "currency": {"type": "string"},
+        "properties": {"id": {"type": "string"}, "number": {"type": "integer", "description": "short number (#12) for /garage/fuel/12"},
+          "vehicle": {"type": "string"}, "at": {"type": "string"}, "odometer_km": {"type": "number"}, "litres": {"type": "number"}, "price": {"type": "number"}, "currency": {"type": "string"},
           "full": {"type": "boolean"}, "missed": {"type": "boolean"}, "station": {"type": "string", "nullable": true}}
       },
       "GarageVehicle": {
@@ -51,8 +51,8 @@ extension OpenAPIDocument {
       },
       "Reading": {
         "type": "object", "required": ["id", "vehicle", "at", "odometer_km", "voided", "changes"],
-        "properties": {"id": {"type": "string"}, "vehicle": {"type": "string"}, "at": {"type": "string"}, "odometer_km": {"type": "number"},
-          "note": {"type": "string"}, "voided": {"type": "boolean"}, "origin": {"type": "string", "nullable": true}, "changes": {"type": "integer"}}
+        "properties": {"id": {"type": "string"}, "number": {"type": "integer"}, "vehicle": {"type": "string"}, "at": {"type": "string"},
+          "odometer_km": {"type": "number"}, "note": {"type": "string"}, "voided": {"type": "boolean"}, "origin": {"type": "string", "nullable": true}, "changes": {"type": "integer"}}
       },
       "Place": {
         "type": "object", "required": ["id", "name", "lat", "lon", "radius_m"],

@@ -33,7 +33,7 @@ extension WebApp {
 
     /// A reading as `logbook odometer list --json` prints it.
     static func readingJSON(_ r: OdometerReading) -> JSONValue {
-        var m: [(String, JSONValue)] = [("id", .string(r.id))]
+        var m: [(String, JSONValue)] = [("id", .string(r.id)), ("number", .integer(r.number))]
         if case .object(let fields) = r.record.fields { m += fields }
         m += [("voided", .bool(r.voided)), ("origin", .string(r.origin)), ("changes", .integer(r.history.count))]
         return .object(m)

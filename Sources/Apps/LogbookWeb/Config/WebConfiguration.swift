@@ -3,6 +3,7 @@ package import LogbookConfig
 package import LogbookCore
 package import LogbookRecords
 package import LogbookSettings
+internal import LogbookStore
 
 /// What `logbook-web` reads from the shared configuration file: its own `[web]` table, the
 /// readers' tables (`[index]`, `[units]`, `[places]`) and the shared schema (``Settings``:
@@ -30,6 +31,10 @@ package struct WebConfiguration: Sendable {
     package var configuredIndexPath: String?
     /// `[units] system`: `metric` or `imperial`, for what people read (the API stays SI).
     package var imperialUnits = false
+    /// `[units] currency`: a fill-up's currency when the form leaves it empty.
+    package var currency: String?
+    /// The configured unit system.
+    package var units: UnitSystem { imperialUnits ? .imperial : .metric }
     /// `[places] bundle`: the offline place-name bundle the report names places with.
     package var placesBundle = "/usr/share/logbook/places"
     /// `[web] state_dir`, when set: where the web app keeps its own state (the logouts).
@@ -172,6 +177,7 @@ package struct WebConfiguration: Sendable {
             }
             imperialUnits = s == "imperial"
         }
+        if let s = try r.string("units.currency") { currency = try ReaderConfiguration.currency(s, file: file) }
     }
 
     private mutating func apply(_ o: Overrides) throws(ConfigError) {

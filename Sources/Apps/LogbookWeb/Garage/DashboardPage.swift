@@ -43,11 +43,11 @@ struct DashboardPage {
             <dl class="stats" id="kpis">
             <div><dt>Distance</dt><dd id="kpi-distance">\(HTML.escape(format.distanceText(s.distanceKm * 1000)))</dd></div>
             <div><dt>Fill-ups</dt><dd id="kpi-fillups">\(s.fillUps)</dd></div>
-            <div><dt>Fuel</dt><dd>\(HTML.escape(Format.fixed(s.litres, digits: 1))) L</dd></div>
+            <div><dt>Fuel</dt><dd>\(HTML.escape(format.units.volumeText(s.litres, places: 1)))</dd></div>
             <div><dt>Spend</dt><dd>\(HTML.escape(Self.money(s.spend)))</dd></div>
             <div><dt>Economy</dt><dd id="kpi-economy">\(HTML.escape(economy(s.litresPer100km)))</dd></div>
             <div><dt>Cost per \(format.imperial ? "mi" : "km")</dt><dd>\(HTML.escape(Self.money(perDistance(s.costPerKm), digits: 3)))</dd></div>
-            <div><dt>Per litre</dt><dd>\(HTML.escape(Self.money(s.costPerLitre, digits: 3)))</dd></div>
+            <div><dt>Per \(format.imperial ? "gallon" : "litre")</dt><dd>\(HTML.escape(Self.money(s.costPerLitre.mapValues(format.units.perVolume), digits: 3)))</dd></div>
             <div><dt>Last fill-up</dt><dd>\(HTML.escape(s.lastFill.map { String(ISO8601.format($0.at).prefix(10)) } ?? "–"))</dd></div>
             </dl>
             </section>
@@ -56,8 +56,8 @@ struct DashboardPage {
             \(trend)
             </section>
             <section class="card">
-            <h2>Price per litre</h2>
-            \(PriceChart(series: view.prices).html())
+            <h2>Price per \(format.imperial ? "gallon" : "litre")</h2>
+            \(PriceChart(series: view.prices, units: format.units).html())
             </section>
             \(vehicleTable)
             \(GaragePage.serviceSection(view.service, format: format))
@@ -91,12 +91,12 @@ struct DashboardPage {
 
     func economy(_ litresPer100km: Double?) -> String {
         guard let l = litresPer100km else { return "–" }
-        if format.imperial { return Format.fixed(FuelEconomy.mpgUS(litresPer100km: l), digits: 1) + " mpg" }
+        if format.imperial { return Format.fixed(UnitSystem.mpgUS(litresPer100km: l), digits: 1) + " mpg" }
         return Format.fixed(l, digits: 2) + " L/100 km"
     }
 
     private func perDistance(_ perKm: [String: Double]) -> [String: Double] {
-        format.imperial ? perKm.mapValues { $0 * 1.609344 } : perKm
+        perKm.mapValues(format.units.perDistance)
     }
 
     /// `123.40 EUR · 12.00 CHF` (never added across currencies), `–` when empty.

@@ -17,6 +17,8 @@ struct GaragePage {
     var notice: PageNotice?
     /// The car's last position (the fill-up form offers it).
     var car: (lat: Double, lon: Double)?
+    /// `[units] currency`, the fill-up form's currency before the last fill-up's.
+    var currency: String?
 
     static let fuelListSize = 50
     static let done = ["fuel": "Fill-up added."].merging(PendingFillForms.done) { a, _ in a }
@@ -30,8 +32,8 @@ struct GaragePage {
         <div class="buttons"><a href="/garage/vehicles/new" id="vehicle-new">Add a vehicle</a><a href="/garage/odometer" id="odometer-link">Odometer readings</a>\
         <a href="/garage/service" id="service-link">Service tasks</a><a href="/garage/places" id="places-link">Places</a><a href="/stations" id="stations-link">Stations</a></div>
         </section>
-        \(PendingFillForms.section(view.pending, vehicles: view.vehicles, currency: view.lastCurrency, failure: failure))
-        \(active.isEmpty ? "" : FuelForms.addForm(vehicles: view.vehicles, defaultVehicle: defaultVehicle, currency: view.lastCurrency, failure: failure, car: car))
+        \(PendingFillForms.section(view.pending, vehicles: view.vehicles, currency: currency ?? view.lastCurrency, units: format.units, failure: failure))
+        \(active.isEmpty ? "" : FuelForms.addForm(vehicles: view.vehicles, defaultVehicle: defaultVehicle, currency: currency ?? view.lastCurrency, units: format.units, failure: failure, car: car))
         \(fuelList)
         \(Self.serviceSection(view.service, format: format))
         """
@@ -62,12 +64,12 @@ struct GaragePage {
         for f in view.fills {
             let day = String(ISO8601.format(f.at).prefix(10))
             let partial = f.full ? "" : " <span class=\"tag\">partial</span>"
-            let link = HTML.escape("/garage/fuel/" + WebApp.pathEscaped(f.id))
+            let link = HTML.escape("/garage/fuel/\(f.number)")
             let marks = (f.missed ? " <span class=\"tag\">missed before</span>" : "") + (f.history.count > 1 ? " <span class=\"tag\">changed</span>" : "")
-            rows += "<tr data-id=\"\(HTML.escape(f.id))\"><td><a href=\"\(link)\">\(day)</a>\(marks)<br><span class=\"muted small\">\(HTML.escape(names[f.vehicle] ?? f.vehicle))"
+            rows += "<tr data-id=\"\(HTML.escape(f.id))\" data-number=\"\(f.number)\"><td><a href=\"\(link)\">#\(f.number) · \(day)</a>\(marks)<br><span class=\"muted small\">\(HTML.escape(names[f.vehicle] ?? f.vehicle))"
             rows += "\(f.station.map { " · " + HTML.escape($0) } ?? "")</span></td>"
-            rows += "<td class=\"num\">\(Format.fixed(f.odometerKm, digits: 0)) km</td>"
-            rows += "<td class=\"num\">\(Format.fixed(f.litres, digits: 2)) L\(partial)</td>"
+            rows += "<td class=\"num\">\(format.units.odometerText(f.odometerKm))</td>"
+            rows += "<td class=\"num\">\(format.units.volumeText(f.litres))\(partial)</td>"
             rows += "<td class=\"num\">\(Format.fixed(f.price, digits: 2)) \(HTML.escape(f.currency))</td></tr>\n"
         }
         return """
@@ -116,6 +118,7 @@ extension WebApp {
     func garagePage(_ context: WebContext, failure: FormFailure? = nil, done: String? = nil) async throws -> Response {
         let view = try await garageView(fuelLimit: GaragePage.fuelListSize)
         var page = GaragePage(view: view, format: Format(imperial: configuration.imperialUnits), defaultVehicle: configuration.defaultVehicle)
+        page.currency = configuration.currency
         page.failure = failure
         page.notice = done.flatMap { GaragePage.done[$0] }.map { PageNotice(good: true, text: $0) }
         page.car = await fillPosition(vehicle: configuration.defaultVehicle).map { (lat: $0.lat, lon: $0.lon) }

@@ -25,15 +25,17 @@ enum OdometerForms {
     static let done = ["added": "Reading added.", "changed": "Reading changed.", "voided": "Reading voided: it no longer counts."]
 
     /// `/garage/odometer`: every reading, newest first, and the form to add one.
-    static func list(_ readings: [OdometerReading], vehicles: [GarageVehicle], defaultVehicle: String?, failure: FormFailure?, done: String?) -> String {
+    static func list(
+        _ readings: [OdometerReading], vehicles: [GarageVehicle], defaultVehicle: String?, units: UnitSystem, failure: FormFailure?, done: String?
+    ) -> String {
         var rows = ""
         let names = Dictionary(vehicles.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
         for r in readings.sorted(by: { $0.at > $1.at }) {
-            let link = HTML.escape("/garage/odometer/" + WebApp.pathEscaped(r.id))
+            let link = HTML.escape("/garage/odometer/\(r.number)")
             let state = r.voided ? " <span class=\"tag\">void</span>" : r.history.count > 1 ? " <span class=\"tag\">changed</span>" : ""
-            rows += "<tr data-id=\"\(HTML.escape(r.id))\"><td><a href=\"\(link)\">\(HTML.escape(LocalTime.text(r.at)))</a>\(state)<br>"
+            rows += "<tr data-id=\"\(HTML.escape(r.id))\" data-number=\"\(r.number)\"><td><a href=\"\(link)\">#\(r.number) · \(HTML.escape(LocalTime.text(r.at)))</a>\(state)<br>"
                 + "<span class=\"muted small\">\(HTML.escape(names[r.vehicle] ?? r.vehicle)) · by \(HTML.escape(r.origin ?? "?"))</span></td>"
-                + "<td class=\"num\">\(Format.fixed(r.odometerKm, digits: 0)) km</td></tr>\n"
+                + "<td class=\"num\">\(units.odometerText(r.odometerKm))</td></tr>\n"
         }
         let table =
             rows.isEmpty
@@ -44,7 +46,7 @@ enum OdometerForms {
             <section class="card">
             <h1>Odometer readings</h1>
             \(FormHTML.notice(failure.notice(or: done.flatMap { Self.done[$0] })))
-            \(FormHTML.form(id: "odometer-add", action: "/garage/odometer", spec: add, values: values, vehicles: vehicles, submit: "Add reading"))
+            \(FormHTML.form(id: "odometer-add", action: "/garage/odometer", spec: add.in(units), values: values, vehicles: vehicles, submit: "Add reading"))
             </section>
             <section class="card">
             \(table)
@@ -53,8 +55,9 @@ enum OdometerForms {
     }
 
     /// `/garage/odometer/ID`.
-    static func page(_ r: OdometerReading, vehicles: [GarageVehicle], failure: FormFailure?, done: String?) -> String {
-        let path = "/garage/odometer/" + WebApp.pathEscaped(r.id)
+    static func page(_ r: OdometerReading, vehicles: [GarageVehicle], units: UnitSystem, failure: FormFailure?, done: String?) -> String {
+        let path = "/garage/odometer/\(r.number)"
+        let amend = amend.in(units)
         var forms = "<p class=\"notice bad\" id=\"voided\">Void: this reading no longer counts.</p>"
         if !r.voided {
             forms = """
@@ -66,7 +69,7 @@ enum OdometerForms {
         }
         return """
             <section class="card">
-            <h1>\(Format.fixed(r.odometerKm, digits: 0)) km</h1>
+            <h1>#\(r.number) · \(units.odometerText(r.odometerKm))</h1>
             <p class="muted small">\(HTML.escape(LocalTime.text(r.at))) · \(HTML.escape(r.vehicle)) · \(HTML.escape(r.id))</p>
             \(FormHTML.notice(failure.notice(or: done.flatMap { Self.done[$0] })))
             \(forms)
@@ -86,8 +89,8 @@ extension WebApp {
         }
         router.post("/garage/odometer") { request, context -> Response in
             try await formPost(
-                request, context, form: "odometer-add", spec: OdometerForms.add, command: "odometer.add",
-                fields: { (posted) throws(APIError) in try OdometerForms.add.request(posted) },
+                request, context, form: "odometer-add", spec: OdometerForms.add.in(configuration.units), command: "odometer.add",
+                fields: { (posted) throws(APIError) in try OdometerForms.add.in(configuration.units).request(posted) },
                 done: { _ in "/garage/odometer?done=added" },
                 page: { failure in try await odometerList(context, failure: failure) })
         }
@@ -95,22 +98,20 @@ extension WebApp {
             try await odometerPage(context, done: request.uri.queryParameters["done"].map(String.init))
         }
         router.post("/garage/odometer/:id") { request, context -> Response in
-            let id = try Self.pathParameter(context)
-            let current = try await garage().reading(id)
+            let current = try await reading(try Self.pathParameter(context))
+            let spec = OdometerForms.amend.in(configuration.units)
             return try await formPost(
-                request, context, form: "odometer-amend", spec: OdometerForms.amend, command: "odometer.amend",
-                fields: { (posted) throws(APIError) in
-                    [("subject", .string(id))] + (try OdometerForms.amend.changes(posted, from: current?.record.fields ?? .object([])))
-                },
-                done: { _ in "/garage/odometer/\(Self.pathEscaped(id))?done=changed" },
+                request, context, form: "odometer-amend", spec: spec, command: "odometer.amend",
+                fields: { (posted) throws(APIError) in [("subject", .string(current.id))] + (try spec.changes(posted, from: current.record.fields)) },
+                done: { _ in "/garage/odometer/\(current.number)?done=changed" },
                 page: { failure in try await odometerPage(context, failure: failure) })
         }
         router.post("/garage/odometer/:id/void") { request, context -> Response in
-            let id = try Self.pathParameter(context)
+            let current = try await reading(try Self.pathParameter(context))
             return try await formPost(
                 request, context, form: "odometer-void", spec: OdometerForms.void, command: "odometer.void",
-                fields: { (posted) throws(APIError) in [("subject", .string(id))] + (try OdometerForms.void.request(posted)) },
-                done: { _ in "/garage/odometer/\(Self.pathEscaped(id))?done=voided" },
+                fields: { (posted) throws(APIError) in [("subject", .string(current.id))] + (try OdometerForms.void.request(posted)) },
+                done: { _ in "/garage/odometer/\(current.number)?done=voided" },
                 page: { failure in try await odometerPage(context, failure: failure) })
         }
     }
@@ -123,14 +124,23 @@ extension WebApp {
 
     private func odometerList(_ context: WebContext, failure: FormFailure? = nil, done: String? = nil) async throws -> Response {
         let garage = try await self.garage()
-        let body = OdometerForms.list(garage.readings, vehicles: garage.vehicles, defaultVehicle: configuration.defaultVehicle, failure: failure, done: done)
+        let body = OdometerForms.list(
+            garage.readings, vehicles: garage.vehicles, defaultVehicle: configuration.defaultVehicle, units: configuration.units, failure: failure, done: done)
         return page("Odometer readings", active: "/garage", context: context, body: body)
     }
 
     private func odometerPage(_ context: WebContext, failure: FormFailure? = nil, done: String? = nil) async throws -> Response {
-        let id = try Self.pathParameter(context)
         let garage = try await self.garage()
-        guard let reading = garage.reading(id) else { throw APIError(.notFound, "unknown_entry", "no odometer reading \(id)") }
-        return page("Odometer reading", active: "/garage", context: context, body: OdometerForms.page(reading, vehicles: garage.vehicles, failure: failure, done: done))
+        let reading = try Self.reading(try Self.pathParameter(context), in: garage)
+        let body = OdometerForms.page(reading, vehicles: garage.vehicles, units: configuration.units, failure: failure, done: done)
+        return page("Odometer reading", active: "/garage", context: context, body: body)
+    }
+
+    /// Reading `id` (its short number or its id); 404 when there is none.
+    private func reading(_ id: String) async throws(APIError) -> OdometerReading { try Self.reading(id, in: try await garage()) }
+
+    private static func reading(_ id: String, in garage: Garage) throws(APIError) -> OdometerReading {
+        guard let r = garage.reading(try resolved(id, .odometer, in: garage)) else { throw APIError(.notFound, "unknown_entry", "no odometer reading \(id)") }
+        return r
     }
 }

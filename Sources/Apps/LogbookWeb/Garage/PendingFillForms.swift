@@ -23,21 +23,21 @@ enum PendingFillForms {
     /// The form ids of the pending fill-up at `position` in the list.
     static func formID(_ position: Int, _ what: String) -> String { "pending-\(position)-\(what)" }
 
-    static func section(_ pending: [PendingFill], vehicles: [GarageVehicle], currency: String?, failure: FormFailure?) -> String {
+    static func section(_ pending: [PendingFill], vehicles: [GarageVehicle], currency: String?, units: UnitSystem, failure: FormFailure?) -> String {
         guard !pending.isEmpty else { return "" }
         let names = Dictionary(vehicles.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
         var items = ""
         for (i, p) in pending.enumerated() {
             let path = "/garage/fuel/pending/" + WebApp.pathEscaped(p.id)
             var facts = [p.vehicle.map { names[$0] ?? $0 } ?? "vehicle unknown"]
-            if let l = p.record.litresEstimated { facts.append("about \(Format.fixed(l, digits: 1)) L") }
+            if let l = p.record.litresEstimated { facts.append("about \(units.volumeText(l, places: 1))") }
             if let b = p.record.levelBefore, let a = p.record.levelAfter { facts.append("\(Format.fixed(b, digits: 0)) → \(Format.fixed(a, digits: 0)) %") }
             var defaults = ["currency": currency ?? ""]
-            if let l = p.record.litresEstimated { defaults["litres"] = Format.fixed(l, digits: 1) }
+            if let l = p.record.litresEstimated { defaults["litres"] = Format.fixed(units.volume(l), digits: 1) }
             items += """
                 <li data-id="\(HTML.escape(p.id))"><strong>\(HTML.escape(LocalTime.text(p.at)))</strong> <span class="muted small">\(HTML.escape(facts.joined(separator: " · ")))</span>
                 \(FormHTML.form(
-                    id: formID(i, "complete"), action: path + "/complete", spec: complete, values: failure.values(for: formID(i, "complete"), defaults),
+                    id: formID(i, "complete"), action: path + "/complete", spec: complete.in(units), values: failure.values(for: formID(i, "complete"), defaults),
                     vehicles: [], submit: "Log fill-up"))
                 \(FormHTML.form(
                     id: formID(i, "dismiss"), action: path + "/dismiss", spec: dismiss, values: failure.values(for: formID(i, "dismiss")),
@@ -62,8 +62,8 @@ extension WebApp {
             let id = try Self.pathParameter(context)
             let form = PendingFillForms.formID(try await pendingPosition(id), "complete")
             return try await formPost(
-                request, context, form: form, spec: PendingFillForms.complete, command: "fuel.add",
-                fields: { (posted) throws(APIError) in try await completion(id, try PendingFillForms.complete.request(posted)) },
+                request, context, form: form, spec: PendingFillForms.complete.in(configuration.units), command: "fuel.add",
+                fields: { (posted) throws(APIError) in try await completion(id, try PendingFillForms.complete.in(configuration.units).request(posted)) },
                 done: { _ in "/garage?done=pending-completed" },
                 page: { failure in try await garagePage(context, failure: failure) })
         }
@@ -91,7 +91,8 @@ extension WebApp {
         func number(_ key: String) -> Double? { typed.first { $0.0 == key }?.1.doubleValue }
         guard let price = number("price") else { throw APIError.badRequest("give the price") }
         let given = PendingCompletion(
-            price: price, litres: number("litres"), currency: typed.first { $0.0 == "currency" }?.1.stringValue, odometerKm: number("odometer_km"))
+            price: price, litres: number("litres"), currency: typed.first { $0.0 == "currency" }?.1.stringValue ?? configuration.currency,
+            odometerKm: number("odometer_km"))
         let configured = configuration.vehicles
         shelf.invalidate()
         return try await shelf.read { index throws -> [(String, JSONValue)] in

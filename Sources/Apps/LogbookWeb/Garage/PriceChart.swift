@@ -7,6 +7,18 @@ internal import LogbookGarage
 /// them, low and high on the axis; other currencies are summed up in words below, never mixed.
 struct PriceChart {
     var series: [PriceTrend.Series]
+    /// The unit the prices are per (`L`, or `gal` with the points scaled by ``init(series:units:)``).
+    var unit = "L"
+
+    /// The series priced per litre, or per US gallon with `imperial` units.
+    init(series: [PriceTrend.Series], units: UnitSystem = .metric) {
+        self.series = series.map { s in
+            var s = s
+            for i in s.points.indices { s.points[i].perLitre = units.perVolume(s.points[i].perLitre) }
+            return s
+        }
+        unit = units.volumeUnit
+    }
 
     static let width = 640.0, height = 200.0
     static let left = 52.0, right = 12.0, top = 14.0, bottom = 30.0
@@ -19,7 +31,7 @@ struct PriceChart {
         var words: [String] = []
         for s in series {
             let change = (s.change >= 0 ? "+" : "") + Format.fixed(s.change * 100, digits: 1) + " %"
-            words.append("\(s.currency): \(Format.fixed(s.points.last?.perLitre ?? 0, digits: 3)) per litre last, "
+            words.append("\(s.currency): \(Format.fixed(s.points.last?.perLitre ?? 0, digits: 3)) per \(unit == "L" ? "litre" : "gallon") last, "
                 + "\(Format.fixed(s.low, digits: 3))–\(Format.fixed(s.high, digits: 3)), \(change) over \(s.points.count) fill-ups")
         }
         out += "<p class=\"muted small\" id=\"price-trend\">\(HTML.escape(words.joined(separator: " · ")))</p>"
@@ -36,7 +48,7 @@ struct PriceChart {
         func y(_ v: Double) -> Double { Self.top + plotH * (1 - (v - lo) / (hi - lo)) }
         var out = """
             <svg id="price-chart" class="chart" viewBox="0 0 \(Int(Self.width)) \(Int(Self.height))" role="img" \
-            aria-label="Price per litre, \(HTML.escape(s.currency))" xmlns="http://www.w3.org/2000/svg">
+            aria-label="Price per \(unit == "L" ? "litre" : "gallon"), \(HTML.escape(s.currency))" xmlns="http://www.w3.org/2000/svg">
             <rect x="0" y="0" width="\(Int(Self.width))" height="\(Int(Self.height))" rx="10" fill="#0d1117"/>
 
             """
@@ -51,7 +63,7 @@ struct PriceChart {
             out += "<path d=\"\(path.joined(separator: " "))\" fill=\"none\" stroke=\"#d29922\" stroke-width=\"2.5\" stroke-linejoin=\"round\"/>\n"
         }
         for p in s.points {
-            let title = HTML.escape("\(ISO8601.format(p.at).prefix(10)): \(Format.fixed(p.perLitre, digits: 3)) \(s.currency)/L\(p.station.map { " at " + $0 } ?? "")")
+            let title = HTML.escape("\(ISO8601.format(p.at).prefix(10)): \(Format.fixed(p.perLitre, digits: 3)) \(s.currency)/\(unit)\(p.station.map { " at " + $0 } ?? "")")
             out += "<circle class=\"point\" cx=\"\(EconomyChart.n(x(p)))\" cy=\"\(EconomyChart.n(y(p.perLitre)))\" r=\"4\" fill=\"#d29922\"><title>\(title)</title></circle>\n"
         }
         let ends = s.points.count > 1 ? [s.points.first, s.points.last].compactMap({ $0 }) : s.points
@@ -59,6 +71,6 @@ struct PriceChart {
             out += "<text x=\"\(EconomyChart.n(x(p)))\" y=\"\(EconomyChart.n(Self.height - 10))\" text-anchor=\"\(EconomyChart.anchor(i, of: ends.count))\" font-size=\"12\" fill=\"#8b949e\">"
                 + HTML.escape(String(ISO8601.format(p.at).prefix(10))) + "</text>"
         }
-        return out + "<text x=\"\(EconomyChart.n(Self.left))\" y=\"10\" font-size=\"11\" fill=\"#8b949e\">\(HTML.escape(s.currency))/L</text>\n</svg>"
+        return out + "<text x=\"\(EconomyChart.n(Self.left))\" y=\"10\" font-size=\"11\" fill=\"#8b949e\">\(HTML.escape(s.currency))/\(unit)</text>\n</svg>"
     }
 }

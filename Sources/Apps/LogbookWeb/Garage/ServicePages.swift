@@ -31,11 +31,11 @@ enum ServiceForms {
     static func list(_ due: [ServiceDue], removed: [ServiceTask], vehicles: [GarageVehicle], format: Format, failure: FormFailure?, done: String?) -> String {
         var links = ""
         for d in due {
-            links += "<li><a href=\"\(HTML.escape("/garage/service/" + WebApp.pathEscaped(d.task.id)))\">\(HTML.escape(d.task.name))</a>"
+            links += "<li data-number=\"\(d.task.number)\"><a href=\"/garage/service/\(d.task.number)\">#\(d.task.number) · \(HTML.escape(d.task.name))</a>"
                 + " <span class=\"muted small\">\(HTML.escape(d.task.id)) · \(HTML.escape(d.task.vehicle))</span></li>"
         }
         for t in removed {
-            links += "<li><a href=\"\(HTML.escape("/garage/service/" + WebApp.pathEscaped(t.id)))\">\(HTML.escape(t.name))</a> <span class=\"tag\">removed</span></li>"
+            links += "<li data-number=\"\(t.number)\"><a href=\"/garage/service/\(t.number)\">#\(t.number) · \(HTML.escape(t.name))</a> <span class=\"tag\">removed</span></li>"
         }
         return """
             <section class="card">
@@ -46,23 +46,24 @@ enum ServiceForms {
             \(GaragePage.serviceSection(due, format: format))
             <section class="card">
             <h2>Add a task</h2>
-            \(FormHTML.form(id: "service-add", action: "/garage/service", spec: add, values: failure.values(for: "service-add"), vehicles: vehicles, submit: "Add task"))
+            \(FormHTML.form(id: "service-add", action: "/garage/service", spec: add.in(format.units), values: failure.values(for: "service-add"), vehicles: vehicles, submit: "Add task"))
             </section>
             """
     }
 
     /// `/garage/service/ID`.
     static func page(_ t: ServiceTask, due: ServiceDue?, format: Format, failure: FormFailure?, done: String?) -> String {
-        let path = "/garage/service/" + WebApp.pathEscaped(t.id)
+        let path = "/garage/service/\(t.number)"
+        let units = format.units
         var facts: [String] = []
-        if let km = t.everyKm { facts.append("every \(Format.fixed(km, digits: 0)) km") }
+        if let km = t.everyKm { facts.append("every \(units.odometerText(km))") }
         if let m = t.everyMonths { facts.append("every \(m) months") }
-        if let at = t.lastDoneAt { facts.append("last done \(LocalTime.text(at))" + (t.lastDoneKm.map { " at \(Format.fixed($0, digits: 0)) km" } ?? "")) }
+        if let at = t.lastDoneAt { facts.append("last done \(LocalTime.text(at))" + (t.lastDoneKm.map { " at \(units.odometerText($0))" } ?? "")) }
         var forms = "<p class=\"muted\" id=\"removed\">Removed: its history stays.</p>"
         if !t.removed {
             forms = """
                 <h2>Done</h2>
-                \(FormHTML.form(id: "service-done", action: path + "/done", spec: Self.done, values: failure.values(for: "service-done"), vehicles: [], submit: "Mark done"))
+                \(FormHTML.form(id: "service-done", action: path + "/done", spec: Self.done.in(units), values: failure.values(for: "service-done"), vehicles: [], submit: "Mark done"))
                 <h2>Remove</h2>
                 \(FormHTML.form(id: "service-remove", action: path + "/remove", spec: remove, values: failure.values(for: "service-remove"), vehicles: [], submit: "Remove task", style: "danger"))
                 """
@@ -70,7 +71,7 @@ enum ServiceForms {
         let state = due.map { d in " <span class=\"tag\" id=\"service-state\">\(d.state == .dueSoon ? "due soon" : d.state.rawValue)</span>" } ?? ""
         return """
             <section class="card">
-            <h1>\(HTML.escape(t.name))\(state)</h1>
+            <h1>#\(t.number) · \(HTML.escape(t.name))\(state)</h1>
             <p class="muted small">\(HTML.escape(t.id)) · \(HTML.escape(t.vehicle)) · \(HTML.escape(facts.joined(separator: " · ")))</p>
             \(FormHTML.notice(failure.notice(or: done.flatMap { notices[$0] })))
             \(forms)
@@ -90,8 +91,8 @@ extension WebApp {
         }
         router.post("/garage/service") { request, context -> Response in
             try await formPost(
-                request, context, form: "service-add", spec: ServiceForms.add, command: "service.add",
-                fields: { (posted) throws(APIError) in try ServiceForms.add.request(posted) },
+                request, context, form: "service-add", spec: ServiceForms.add.in(configuration.units), command: "service.add",
+                fields: { (posted) throws(APIError) in try ServiceForms.add.in(configuration.units).request(posted) },
                 done: { reply in "/garage/service/\(Self.pathEscaped(reply["subject"]?.stringValue ?? ""))?done=added" },
                 page: { failure in try await serviceList(context, failure: failure) })
         }
@@ -100,11 +101,12 @@ extension WebApp {
         }
         for (action, spec, command) in [("done", ServiceForms.done, "service.done"), ("remove", ServiceForms.remove, "service.remove")] {
             router.post("/garage/service/:id/\(action)") { request, context -> Response in
-                let id = try Self.pathParameter(context)
+                let task = try await serviceTask(try Self.pathParameter(context))
+                let spec = spec.in(configuration.units)
                 return try await formPost(
                     request, context, form: "service-\(action)", spec: spec, command: command,
-                    fields: { (posted) throws(APIError) in [("task", .string(id))] + (try spec.request(posted)) },
-                    done: { _ in "/garage/service/\(Self.pathEscaped(id))?done=\(action == "done" ? "done" : "removed")" },
+                    fields: { (posted) throws(APIError) in [("task", .string(task.id))] + (try spec.request(posted)) },
+                    done: { _ in "/garage/service/\(task.number)?done=\(action == "done" ? "done" : "removed")" },
                     page: { failure in try await servicePage(context, failure: failure) })
             }
         }
@@ -128,11 +130,19 @@ extension WebApp {
     }
 
     private func servicePage(_ context: WebContext, failure: FormFailure? = nil, done: String? = nil) async throws -> Response {
-        let id = try Self.pathParameter(context)
         let (due, garage) = try await serviceState()
-        guard let task = garage.services.first(where: { $0.id == id }) else { throw APIError(.notFound, "unknown_entry", "no service task \(id)") }
+        let task = try Self.serviceTask(try Self.pathParameter(context), in: garage)
         let body = ServiceForms.page(
-            task, due: due.first { $0.task.id == id }, format: Format(imperial: configuration.imperialUnits), failure: failure, done: done)
+            task, due: due.first { $0.task.id == task.id }, format: Format(imperial: configuration.imperialUnits), failure: failure, done: done)
         return page(task.name, active: "/garage", context: context, body: body)
+    }
+
+    /// Task `id` (its short number or its id), removed or not; 404 when there is none.
+    private func serviceTask(_ id: String) async throws(APIError) -> ServiceTask { try Self.serviceTask(id, in: try await serviceState().garage) }
+
+    private static func serviceTask(_ id: String, in garage: Garage) throws(APIError) -> ServiceTask {
+        let resolved = try resolved(id, .service, in: garage)
+        guard let task = garage.services.first(where: { $0.id == resolved }) else { throw APIError(.notFound, "unknown_entry", "no service task \(id)") }
+        return task
     }
 }

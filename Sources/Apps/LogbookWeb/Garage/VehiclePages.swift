@@ -29,8 +29,9 @@ enum VehicleForms {
     static let done = ["added": "Vehicle added.", "changed": "Vehicle changed.", "retired": "Vehicle retired."]
 
     /// `/garage/vehicles/new`.
-    static func newPage(failure: FormFailure?) -> String {
-        """
+    static func newPage(units: UnitSystem, failure: FormFailure?) -> String {
+        let add = add.in(units)
+        return """
         <section class="card">
         <h1>Add a vehicle</h1>
         \(FormHTML.notice(failure.notice(or: nil)))
@@ -40,8 +41,9 @@ enum VehicleForms {
     }
 
     /// `/garage/vehicles/ID`: its details to edit, retiring it, its history.
-    static func page(_ v: GarageVehicle, failure: FormFailure?, done: String?) -> String {
+    static func page(_ v: GarageVehicle, units: UnitSystem, failure: FormFailure?, done: String?) -> String {
         let path = "/garage/vehicles/" + WebApp.pathEscaped(v.id)
+        let edit = edit.in(units)
         var forms = ""
         if v.retired {
             forms = "<p class=\"muted\" id=\"retired\">Retired: its trips and logs stay. Add it again with the same id to use it.</p>"
@@ -72,15 +74,15 @@ enum VehicleForms {
 extension WebApp {
     func addVehiclePages(to router: Router<WebContext>) {
         router.get("/garage/vehicles/new") { _, context -> Response in
-            page("Add a vehicle", active: "/garage", context: context, body: VehicleForms.newPage(failure: nil))
+            page("Add a vehicle", active: "/garage", context: context, body: VehicleForms.newPage(units: configuration.units, failure: nil))
         }
         router.post("/garage/vehicles") { request, context -> Response in
             try await formPost(
-                request, context, form: "vehicle-add", spec: VehicleForms.add, command: "vehicle.add",
-                fields: { (posted) throws(APIError) in try VehicleForms.add.request(posted) },
+                request, context, form: "vehicle-add", spec: VehicleForms.add.in(configuration.units), command: "vehicle.add",
+                fields: { (posted) throws(APIError) in try VehicleForms.add.in(configuration.units).request(posted) },
                 done: { reply in "/garage/vehicles/\(Self.pathEscaped(reply["subject"]?.stringValue ?? ""))?done=added" },
                 page: { failure in
-                    page("Add a vehicle", active: "/garage", context: context, body: VehicleForms.newPage(failure: failure))
+                    page("Add a vehicle", active: "/garage", context: context, body: VehicleForms.newPage(units: configuration.units, failure: failure))
                 })
         }
         router.get("/garage/vehicles/:id") { request, context -> Response in
@@ -90,9 +92,9 @@ extension WebApp {
             let id = try Self.pathParameter(context)
             let current = try await garageVehicle(id)
             return try await formPost(
-                request, context, form: "vehicle-edit", spec: VehicleForms.edit, command: "vehicle.amend",
+                request, context, form: "vehicle-edit", spec: VehicleForms.edit.in(configuration.units), command: "vehicle.amend",
                 fields: { (posted) throws(APIError) in
-                    [("vehicle", .string(id))] + (try VehicleForms.edit.changes(posted, from: current.record.fields))
+                    [("vehicle", .string(id))] + (try VehicleForms.edit.in(configuration.units).changes(posted, from: current.record.fields))
                 },
                 done: { _ in "/garage/vehicles/\(Self.pathEscaped(id))?done=changed" },
                 page: { failure in try await vehiclePage(context, failure: failure) })
@@ -116,7 +118,7 @@ extension WebApp {
 
     private func vehiclePage(_ context: WebContext, failure: FormFailure? = nil, done: String? = nil) async throws -> Response {
         let v = try await garageVehicle(try Self.pathParameter(context))
-        let body = VehicleForms.page(v, failure: failure, done: done)
+        let body = VehicleForms.page(v, units: configuration.units, failure: failure, done: done)
         return page(v.name, active: "/garage", context: context, body: body)
     }
 }

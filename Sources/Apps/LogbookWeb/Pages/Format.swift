@@ -7,6 +7,9 @@ package struct Format: Sendable {
 
     package init(imperial: Bool) { self.imperial = imperial }
 
+    /// The unit system (its conversions and unit names).
+    var units: UnitSystem { imperial ? .imperial : .metric }
+
     /// `12.35 km` below 100 km, `242.7 km` above (miles when imperial).
     package func distance(_ metres: Double) -> (value: String, unit: String) {
         let v = imperial ? metres / 1609.344 : metres / 1000

@@ -52,7 +52,7 @@ extension WebApp {
     /// The checks `logbook` makes before it writes, against the index caught up now (a trip
     /// just stopped must be there to be corrected).
     private func check(_ entry: RecordEntry) async throws(APIError) {
-        let configured = configuration.vehicles
+        let configured = configuration.vehicles, units = configuration.units
         shelf.invalidate()
         try await shelf.read { index throws in
             if entry.type == PlaceRecord.type {
@@ -60,7 +60,8 @@ extension WebApp {
                 do throws(EntryProblem) { try Self.checkPlace(entry, places: places) } catch { throw Self.refusal(error) }
                 return
             }
-            let garage = try GarageStore.garage(index, configured: configured, types: GarageStore.withoutClassifications)
+            var garage = try GarageStore.garage(index, configured: configured, types: GarageStore.withoutClassifications)
+            garage.units = units
             do throws(EntryProblem) { try garage.check(entry, trips: index) } catch { throw Self.refusal(error) }
         }
     }

@@ -30,6 +30,9 @@ struct FormInput: Sendable {
     /// The element id's suffix after the form's id (default: the name).
     var key: String?
     var hint: String?
+    /// The system distances and volumes are typed and shown in (``FormSpec/in(_:)``); the
+    /// request carries km and litres whatever it is.
+    var units = UnitSystem.metric
 
     init(
         _ name: String, _ label: String, _ widget: Widget, required: Bool = false, wide: Bool = false, key: String? = nil,
@@ -77,7 +80,7 @@ struct FormInput: Sendable {
         case .number:
             // The CLI's parser: a decimal comma where unambiguous (60,5), no thousands separators.
             guard let n = DecimalInput.parse(text) else { throw APIError.badRequest("\(label): \"\(text)\" is not a number") }
-            return .number(n)
+            return units.journalFields([(name, .number(n))])[0].1
         case .integer:
             guard let n = Int(text) else { throw APIError.badRequest("\(label): \"\(text)\" is not a whole number") }
             return .number(Double(n))
@@ -98,9 +101,17 @@ struct FormInput: Sendable {
         case .checkbox: return value.boolValue == true ? "on" : "off"
         case .time(let seconds): return value.stringValue.flatMap(ISO8601.parse).map { LocalTime.inputValue($0, seconds: seconds) }
         default:
-            if let n = value.doubleValue { return EntryField.text(n) }
+            if let n = value.doubleValue { return EntryField.text(shown(n)) }
             return value.stringValue
         }
+    }
+
+    /// A stored km or litres value in ``units`` (two decimals in miles or gallons).
+    private func shown(_ n: Double) -> Double {
+        guard units == .imperial else { return n }
+        if UnitSystem.distanceKeys.contains(name) { return (units.distance(n * 1000) * 100).rounded() / 100 }
+        if UnitSystem.volumeKeys.contains(name) { return (units.volume(n) * 100).rounded() / 100 }
+        return n
     }
 
     /// The text the form sent for this input (a checkbox: `on` or `off`), for showing it again.
