@@ -21,15 +21,15 @@ struct FuelFieldOptions: ParsableArguments {
     @Option(help: "Litres put in (45.3 or 45,3).") var litres: NumberArgument?
     @Option(help: "The amount paid.") var price: NumberArgument?
     @Option(help: "ISO 4217 currency of the price, e.g. EUR.") var currency: String?
-    @Option(help: "When (ISO 8601; default now).") var at: String?
+    @Option(help: "When: 2029-11-10, 2029-11-10T08:00 (local) or ISO 8601 with Z or an offset; default now.") var at: String?
     @Option(help: "Station name.") var station: String?
     @Option(name: .customLong("station-address"), help: "Station address.") var stationAddress: String?
     @Option(help: "Station latitude.") var lat: NumberArgument?
     @Option(help: "Station longitude.") var lon: NumberArgument?
     @Option(help: "A note.") var note: String?
 
-    func fields(full: Bool?, missed: Bool?) -> [(String, JSONValue)] {
-        [("vehicle", .option(vehicle)), ("at", .option(at)), ("odometer_km", .option(odometer)), ("litres", .option(litres)),
+    func fields(full: Bool?, missed: Bool?) throws -> [(String, JSONValue)] {
+        [("vehicle", .option(vehicle)), ("at", .option(try DateArgument.utcText(at, option: "--at"))), ("odometer_km", .option(odometer)), ("litres", .option(litres)),
          ("price", .option(price)), ("currency", .option(currency)), ("full", full.map(JSONValue.bool) ?? .null),
          ("missed", missed.map(JSONValue.bool) ?? .null), ("station", .option(station)), ("station_address", .option(stationAddress)),
          ("lat", .option(lat)), ("lon", .option(lon)), ("note", .option(note))]
@@ -50,13 +50,10 @@ struct FuelAddCommand: AsyncParsableCommand {
     func run() async throws {
         try await withExitCodes {
             let settings = try ReaderSettings.load(paths)
-            var request = fields.fields(full: !partial, missed: missed)
+            var request = try fields.fields(full: !partial, missed: missed)
             var used: CarPosition?
             if fields.lat == nil, fields.lon == nil, !noPosition {
-                let at = try fields.at.map { text throws -> GPSTime in
-                    guard let t = ISO8601.parse(text) else { throw CLIError.usage("at: expected an ISO 8601 time, got \"\(text)\"") }
-                    return t
-                }
+                let at = try fields.at.map { try DateArgument.parse($0, option: "--at") }
                 used = try CarPosition.find(settings, vehicle: fields.vehicle, at: at)
                 if let used {
                     request = request.map { $0.0 == "lat" ? ("lat", .number(used.latitude)) : $0.0 == "lon" ? ("lon", .number(used.longitude)) : $0 }
@@ -84,6 +81,7 @@ struct FuelAmendCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await withExitCodes {
+            _ = try ReaderSettings.load(paths)  // the configured zone, for --at
             try await GarageAccess.writeAndReport("fuel.amend", [("subject", .string(id))] + fields.fields(full: full, missed: missed), paths: paths, json: json) { _ in "Fuel log \(id) amended" }
         }
     }
@@ -121,14 +119,14 @@ struct FuelListCommand: AsyncParsableCommand {
                 print(JSONValue.array(logs.map(GarageStats.fillJSON)).serialized)
                 return
             }
-            var rows = [["ID", "TIME", "ODOMETER", "LITRES", "PRICE", "FILL", "STATION"]]
+            var rows = [["ID", "TIME (" + LocalZone.label + ")", "ODOMETER", "LITRES", "PRICE", "FILL", "STATION"]]
             for f in logs {
                 var fill = f.full ? "full" : "partial"
                 if f.missed { fill += ",missed" }
                 if f.voided { fill += ",void" }
                 if f.history.count > 1 { fill += ",changed" }
                 rows.append([
-                    f.id, ISO8601.format(f.at), NumberText.fixed(f.odometerKm, places: 0) + " km", NumberText.fixed(f.litres, places: 2),
+                    f.id, TripFormat.dateTime(f.at), NumberText.fixed(f.odometerKm, places: 0) + " km", NumberText.fixed(f.litres, places: 2),
                     NumberText.fixed(f.price, places: 2) + " " + f.currency, fill, f.station ?? "-",
                 ])
             }
@@ -155,7 +153,7 @@ struct OdometerAddCommand: AsyncParsableCommand {
     @OptionGroup var paths: PathOptions
     @Option(help: "The vehicle's id.") var vehicle: String
     @Option(help: "The reading in km.") var odometer: NumberArgument
-    @Option(help: "When (ISO 8601; default now).") var at: String?
+    @Option(help: "When: 2029-11-10, 2029-11-10T08:00 (local) or ISO 8601 with Z or an offset; default now.") var at: String?
     @Option(help: "A note.") var note: String?
     @Flag(help: "Print the reply as JSON.") var json = false
 
@@ -163,7 +161,7 @@ struct OdometerAddCommand: AsyncParsableCommand {
         try await withExitCodes {
             let settings = try ReaderSettings.load(paths)
             let w = try await GarageAccess.write(
-                "odometer.add", [("vehicle", .string(vehicle)), ("at", .option(at)), ("odometer_km", .number(odometer.value)), ("note", .option(note))],
+                "odometer.add", [("vehicle", .string(vehicle)), ("at", .option(try DateArgument.utcText(at, option: "--at"))), ("odometer_km", .number(odometer.value)), ("note", .option(note))],
                 settings: settings, paths: paths)
             GarageAccess.report(w, json: json, what: "Odometer reading \(w.entry.subject) added")
         }
@@ -175,7 +173,7 @@ struct OdometerAmendCommand: AsyncParsableCommand {
     @OptionGroup var paths: PathOptions
     @Argument(help: "The reading's id (see odometer list).") var id: String
     @Option(help: "The reading in km.") var odometer: NumberArgument?
-    @Option(help: "When (ISO 8601).") var at: String?
+    @Option(help: "When: 2029-11-10, 2029-11-10T08:00 (local) or ISO 8601 with Z or an offset.") var at: String?
     @Option(help: "A note.") var note: String?
     @Flag(help: "Print the reply as JSON.") var json = false
 
@@ -183,7 +181,7 @@ struct OdometerAmendCommand: AsyncParsableCommand {
         try await withExitCodes {
             let settings = try ReaderSettings.load(paths)
             let w = try await GarageAccess.write(
-                "odometer.amend", [("subject", .string(id)), ("at", .option(at)), ("odometer_km", .option(odometer)), ("note", .option(note))],
+                "odometer.amend", [("subject", .string(id)), ("at", .option(try DateArgument.utcText(at, option: "--at"))), ("odometer_km", .option(odometer)), ("note", .option(note))],
                 settings: settings, paths: paths)
             GarageAccess.report(w, json: json, what: "Odometer reading \(id) amended")
         }
@@ -226,9 +224,9 @@ struct OdometerListCommand: AsyncParsableCommand {
                 }).serialized)
                 return
             }
-            var rows = [["ID", "TIME", "ODOMETER", "BY", "STATE"]]
+            var rows = [["ID", "TIME (" + LocalZone.label + ")", "ODOMETER", "BY", "STATE"]]
             for r in readings {
-                rows.append([r.id, ISO8601.format(r.at), "\(GarageText.value(.number(r.odometerKm))) km", r.origin ?? "-", r.voided ? "void" : r.history.count > 1 ? "changed" : "ok"])
+                rows.append([r.id, TripFormat.dateTime(r.at), "\(GarageText.value(.number(r.odometerKm))) km", r.origin ?? "-", r.voided ? "void" : r.history.count > 1 ? "changed" : "ok"])
             }
             print(readings.isEmpty ? "No odometer readings." : GarageText.table(rows))
             if history { for r in readings { print("\(r.id):"); GarageText.printHistory(r.history) } }

@@ -30,11 +30,11 @@ struct FuelPendingCommand: AsyncParsableCommand {
                 print("No pending fill-ups.")
                 return
             }
-            var rows = [["ID", "TIME", "VEHICLE", "LITRES (EST.)", "LEVEL", "STATE"]]
+            var rows = [["ID", "TIME (" + LocalZone.label + ")", "VEHICLE", "LITRES (EST.)", "LEVEL", "STATE"]]
             for p in fills {
                 let level = p.record.levelBefore.flatMap { b in p.record.levelAfter.map { "\(NumberText.fixed(b, places: 0)) → \(NumberText.fixed($0, places: 0)) %" } }
                 let state = p.state == .completed ? "completed (\(p.completedBy ?? "?"))" : p.state.rawValue
-                rows.append([p.id, ISO8601.format(p.at), p.vehicle ?? "-", p.record.litresEstimated.map { NumberText.fixed($0, places: 1) } ?? "-",
+                rows.append([p.id, TripFormat.dateTime(p.at), p.vehicle ?? "-", p.record.litresEstimated.map { NumberText.fixed($0, places: 1) } ?? "-",
                              level ?? "-", state])
             }
             print(GarageText.table(rows))

@@ -21,6 +21,8 @@ struct ReaderSettings {
     var journalDirectory: String { daemon.journalDirectory }
     var indexPath: String { reader.indexPath(stateDirectory: daemon.stateDirectory) }
     var units: UnitSystem { reader.units }
+    /// `[units] time_zone` (else the system's): local times shown and typed.
+    var zone: TimeZoneRules { reader.timeZone }
 
     /// Loads the configuration; a bad file or key ends the command with exit 78.
     static func load(_ paths: PathOptions) throws -> ReaderSettings {
@@ -31,6 +33,7 @@ struct ReaderSettings {
         do {
             let daemon = try Settings.load(file: paths.config, environment: environment, overrides: overrides)
             let reader = try ReaderConfiguration.load(file: paths.config, environment: environment)
+            LocalZone.rules = reader.timeZone
             return ReaderSettings(daemon: daemon, reader: reader)
         } catch {
             throw CLIError.config(error.description)

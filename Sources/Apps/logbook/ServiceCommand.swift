@@ -26,7 +26,7 @@ struct ServiceAddCommand: AsyncParsableCommand {
     @Option(help: "What it is, e.g. \"Oil change\".") var name: String
     @Option(name: .customLong("every-km"), help: "Every N km.") var everyKm: NumberArgument?
     @Option(name: .customLong("every-months"), help: "Every N months.") var everyMonths: Int?
-    @Option(name: .customLong("last-done"), help: "When it was last done (ISO 8601; default now).") var lastDone: String?
+    @Option(name: .customLong("last-done"), help: "When it was last done: 2029-11-10, 2029-11-10T08:00 (local) or ISO 8601 with Z or an offset; default now.") var lastDone: String?
     @Option(name: .customLong("last-done-km"), help: "The odometer then (km).") var lastDoneKm: NumberArgument?
     @Flag(help: "Print the reply as JSON.") var json = false
 
@@ -36,7 +36,7 @@ struct ServiceAddCommand: AsyncParsableCommand {
             let w = try await GarageAccess.write(
                 "service.add",
                 [("task", .string(id)), ("vehicle", .string(vehicle)), ("name", .string(name)), ("every_km", .option(everyKm)),
-                 ("every_months", .option(everyMonths)), ("last_done_at", .option(lastDone)), ("last_done_km", .option(lastDoneKm))],
+                 ("every_months", .option(everyMonths)), ("last_done_at", .option(try DateArgument.utcText(lastDone, option: "--last-done"))), ("last_done_km", .option(lastDoneKm))],
                 settings: settings, paths: paths)
             GarageAccess.report(w, json: json, what: "Service task \(id) added")
         }
@@ -47,7 +47,7 @@ struct ServiceDoneCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "done", abstract: "Record that a task was done.")
     @OptionGroup var paths: PathOptions
     @Argument(help: "The task's id.") var id: String
-    @Option(help: "When (ISO 8601; default now).") var at: String?
+    @Option(help: "When: 2029-11-10, 2029-11-10T08:00 (local) or ISO 8601 with Z or an offset; default now.") var at: String?
     @Option(help: "The odometer then (km).") var odometer: NumberArgument?
     @Option(help: "A note.") var note: String?
     @Flag(help: "Print the reply as JSON.") var json = false
@@ -56,7 +56,7 @@ struct ServiceDoneCommand: AsyncParsableCommand {
         try await withExitCodes {
             let settings = try ReaderSettings.load(paths)
             let w = try await GarageAccess.write(
-                "service.done", [("task", .string(id)), ("at", .option(at)), ("odometer_km", .option(odometer)), ("note", .option(note))],
+                "service.done", [("task", .string(id)), ("at", .option(try DateArgument.utcText(at, option: "--at"))), ("odometer_km", .option(odometer)), ("note", .option(note))],
                 settings: settings, paths: paths)
             GarageAccess.report(w, json: json, what: "Service task \(id) done")
         }

@@ -65,7 +65,7 @@ enum StatsText {
         lines.append("  cost per \(units.distanceUnit)     \(GarageText.money(perUnit(s.costPerKm, units)))")
         lines.append("  cost per litre  \(GarageText.money(s.costPerLitre))")
         if let f = s.lastFill {
-            lines.append("  last fill-up    \(ISO8601.format(f.at)) \(f.vehicle), \(NumberText.fixed(f.litres, places: 2)) L at \(f.station ?? "an unnamed station")")
+            lines.append("  last fill-up    \(TripFormat.dateTimeWithZone(f.at)) \(f.vehicle), \(NumberText.fixed(f.litres, places: 2)) L at \(f.station ?? "an unnamed station")")
         }
         if !s.vehicles.isEmpty {
             lines.append("")
@@ -80,7 +80,7 @@ enum StatsText {
             lines.append("")
             lines.append("Recent fill-ups:")
             for f in s.recent {
-                lines.append("  \(ISO8601.format(f.at))  \(f.vehicle)  \(NumberText.fixed(f.litres, places: 2)) L  \(NumberText.fixed(f.price, places: 2)) \(f.currency)\(f.full ? "" : "  partial")")
+                lines.append("  \(TripFormat.dateTimeWithZone(f.at))  \(f.vehicle)  \(NumberText.fixed(f.litres, places: 2)) L  \(NumberText.fixed(f.price, places: 2)) \(f.currency)\(f.full ? "" : "  partial")")
             }
         }
         if !s.trend.isEmpty {

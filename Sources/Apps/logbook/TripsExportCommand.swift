@@ -117,16 +117,3 @@ struct TripsExportCommand: AsyncParsableCommand {
             Data("logbook: wrote \(summary.trips) trip(s), \(summary.points) points, \(summary.bytes) bytes to \(output ?? AtomicFile.standardOutput)\n".utf8))
     }
 }
-
-/// The local time zone, for dates a person types and times a person reads.
-enum LocalTime {
-    /// Seconds east of UTC at `time`.
-    static func offset(_ time: GPSTime) -> Int {
-        TimeZone.current.secondsFromGMT(for: Date(timeIntervalSince1970: time.seconds))
-    }
-
-    /// The zone's abbreviation at `time` (`CET`, `CEST`, `UTC`).
-    static func name(_ time: GPSTime) -> String {
-        TimeZone.current.abbreviation(for: Date(timeIntervalSince1970: time.seconds)) ?? "UTC"
-    }
-}

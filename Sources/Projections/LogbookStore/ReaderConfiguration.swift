@@ -14,6 +14,9 @@ public struct ReaderConfiguration: Sendable, Hashable {
     public var configuredIndexPath: String?
     /// `[units] system`.
     public var units: UnitSystem = .metric
+    /// `[units] time_zone`, else the system's (``TimeZoneFile``): local times in views and
+    /// in what people type.
+    public var timeZone: TimeZoneRules = .utc
     /// `[places] bundle`: the directory of the offline place-name bundle
     /// (`places.bin` + `places.manifest.json`); without one, places show as coordinates.
     public var placesBundle = "/usr/share/logbook/places"
@@ -49,6 +52,7 @@ public struct ReaderConfiguration: Sendable, Hashable {
             }
             config.units = units
         }
+        config.timeZone = try TimeZoneFile.load(&reader, file: source, environment: environment)
         if let dir = try reader.string("places.bundle") {
             guard dir.hasPrefix("/") else {
                 throw ConfigError(key: "places.bundle", file: source, problem: "must be an absolute directory path, got \"\(dir)\"")
