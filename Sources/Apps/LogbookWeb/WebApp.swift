@@ -32,6 +32,7 @@ package struct WebApp: Sendable {
     package init(configuration: WebConfiguration, logger: Logger, liveOptions: LiveBridge.Options = LiveBridge.Options()) throws {
         self.box = ConfigurationBox(configuration)
         self.logger = logger
+        LocalTime.zone = configuration.timeZone
         self.live = LiveBridge(
             socketPath: configuration.controlSocketPath, liveStatePath: configuration.liveStatePath, options: liveOptions, logger: logger)
         self.control = ControlGateway(socketPath: configuration.controlSocketPath)

@@ -66,11 +66,9 @@ struct TripsExportCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Units of the text inside (GPX descriptions): metric or imperial (default: [units] in the config).")
     var units: UnitsArgument?
 
-    /// The selection arguments; dates are read as `trips list` reads them (``DateArgument``).
-    func arguments() throws -> TripSelectionArguments {
-        let since = try since.map { try DateArgument.parse($0, option: "--since", endOfDay: false).description }
-        let until = try until.map { try DateArgument.parse($0, option: "--until", endOfDay: true).description }
-        return TripSelectionArguments(
+    /// The selection arguments; dates are read in the configured zone (``LocalTimeInput``).
+    func arguments() -> TripSelectionArguments {
+        TripSelectionArguments(
             ids: ids, all: all, since: since, until: until, vehicle: vehicle, includeDiscarded: includeDiscarded,
             includeVoided: includeVoided)
     }
@@ -78,13 +76,13 @@ struct TripsExportCommand: AsyncParsableCommand {
     func run() async throws {
         try await withExitCodes {
             if output?.isEmpty == true { throw CLIError.usage("-o needs a file name") }
+            let settings = try ReaderSettings.load(paths)
             let selection: TripSelection
             do {
-                selection = try arguments().selection()
+                selection = try arguments().selection(zone: settings.zone)
             } catch let problem as TripSelectionArguments.Problem {
                 throw CLIError.usage(problem.description)
             }
-            let settings = try ReaderSettings.load(paths)
             let index = try IndexAccess.open(settings)
             defer { try? index.close() }
             try VehicleFilter.check(vehicle, try settings.withVehicles(from: index), index)

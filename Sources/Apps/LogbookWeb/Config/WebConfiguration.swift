@@ -3,6 +3,7 @@ package import LogbookConfig
 package import LogbookCore
 package import LogbookRecords
 package import LogbookSettings
+internal import LogbookStore
 
 /// What `logbook-web` reads from the shared configuration file: its own `[web]` table, the
 /// readers' tables (`[index]`, `[units]`, `[places]`) and the shared schema (``Settings``:
@@ -30,6 +31,8 @@ package struct WebConfiguration: Sendable {
     package var configuredIndexPath: String?
     /// `[units] system`: `metric` or `imperial`, for what people read (the API stays SI).
     package var imperialUnits = false
+    /// `[units] time_zone`, else the system's: the zone pages show and forms read times in.
+    package var timeZone: TimeZoneRules = .utc
     /// `[places] bundle`: the offline place-name bundle the report names places with.
     package var placesBundle = "/usr/share/logbook/places"
     /// `[web] state_dir`, when set: where the web app keeps its own state (the logouts).
@@ -121,7 +124,7 @@ package struct WebConfiguration: Sendable {
         config.settings = try Settings.load(
             root: root, source: source, environment: environment,
             overrides: Settings.Overrides(stateDirectory: overrides.stateDirectory, runtimeDirectory: overrides.runtimeDirectory))
-        try config.read(&reader, file: source)
+        try config.read(&reader, file: source, environment: environment)
         try reader.rejectUnknownKeys(owned: ConfigTables.web.union(ConfigTables.readers))
         // The control socket's length is checked by Settings.load (issue 28, item 8).
         try config.apply(overrides)
@@ -135,7 +138,7 @@ package struct WebConfiguration: Sendable {
         return config
     }
 
-    private mutating func read(_ r: inout ConfigReader, file: String?) throws(ConfigError) {
+    private mutating func read(_ r: inout ConfigReader, file: String?, environment: [String: String]) throws(ConfigError) {
         if let s = try r.string("web.listen") { listen = try Self.address(s, key: "web.listen", file: file) }
         if let d = try r.double("web.session_days", in: 0.01...400) { sessionLifetime = d * 86_400 }
         if let b = try r.bool("web.secure_cookies") { secureCookies = b }
@@ -172,6 +175,7 @@ package struct WebConfiguration: Sendable {
             }
             imperialUnits = s == "imperial"
         }
+        timeZone = try TimeZoneFile.load(&r, file: file, environment: environment)
     }
 
     private mutating func apply(_ o: Overrides) throws(ConfigError) {

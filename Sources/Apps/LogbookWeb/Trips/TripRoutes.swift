@@ -109,7 +109,7 @@ extension WebApp {
         let arguments = TripSelectionArguments(all: true, since: value("since"), until: value("until"), vehicle: value("vehicle"))
         let selection: TripSelection
         do throws(TripSelectionArguments.Problem) {
-            selection = try arguments.selection(utcOffset: LocalTime.offset)
+            selection = try arguments.selection(zone: LocalTime.zone)
         } catch {
             throw APIError.badRequest(error.description.replacing("--", with: ""))
         }
