@@ -2,6 +2,7 @@
 import Foundation
 import LogbookConfig
 import LogbookCore
+import LogbookGarage
 import LogbookGarageStore
 import LogbookRecords
 import LogbookSettings
@@ -16,6 +17,8 @@ struct ReaderSettings {
     /// The vehicle registry as the index holds it (``withVehicles(from:)``), over the
     /// configured vehicles.
     var registry: [String: VehicleRecord] = [:]
+    /// `[[reimbursement]]`: the report's mileage allowances.
+    var reimbursement: [ReimbursementRate] = []
 
     var stateDirectory: String { daemon.stateDirectory }
     var journalDirectory: String { daemon.journalDirectory }
@@ -34,7 +37,8 @@ struct ReaderSettings {
             let daemon = try Settings.load(file: paths.config, environment: environment, overrides: overrides)
             let reader = try ReaderConfiguration.load(file: paths.config, environment: environment)
             LocalZone.rules = reader.timeZone
-            return ReaderSettings(daemon: daemon, reader: reader)
+            let rates = try ReimbursementConfig.load(file: paths.config, environment: environment)
+            return ReaderSettings(daemon: daemon, reader: reader, reimbursement: rates)
         } catch {
             throw CLIError.config(error.description)
         }

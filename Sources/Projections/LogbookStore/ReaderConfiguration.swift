@@ -59,6 +59,8 @@ public struct ReaderConfiguration: Sendable, Hashable {
             }
             config.placesBundle = dir
         }
+        // `[[reimbursement]]` is the report's (LogbookGarageStore's ReimbursementConfig checks it).
+        _ = try reader.tables("reimbursement")
         try reader.rejectUnknownKeys(owned: ConfigTables.readers)
         return config
     }

@@ -4,6 +4,8 @@ package import LogbookCore
 package import LogbookRecords
 package import LogbookSettings
 internal import LogbookStore
+package import LogbookGarage
+internal import LogbookGarageStore
 
 /// What `logbook-web` reads from the shared configuration file: its own `[web]` table, the
 /// readers' tables (`[index]`, `[units]`, `[places]`) and the shared schema (``Settings``:
@@ -33,6 +35,8 @@ package struct WebConfiguration: Sendable {
     package var imperialUnits = false
     /// `[units] time_zone`, else the system's: the zone pages show and forms read times in.
     package var timeZone: TimeZoneRules = .utc
+    /// `[[reimbursement]]`: the report's mileage allowances.
+    package var reimbursement: [ReimbursementRate] = []
     /// `[places] bundle`: the offline place-name bundle the report names places with.
     package var placesBundle = "/usr/share/logbook/places"
     /// `[web] state_dir`, when set: where the web app keeps its own state (the logouts).
@@ -176,6 +180,7 @@ package struct WebConfiguration: Sendable {
             imperialUnits = s == "imperial"
         }
         timeZone = try TimeZoneFile.load(&r, file: file, environment: environment)
+        reimbursement = try ReimbursementConfig.load(&r, file: file)
     }
 
     private mutating func apply(_ o: Overrides) throws(ConfigError) {

@@ -85,12 +85,13 @@ extension WebApp {
         let vehicle = Self.nonEmpty(parameters, "vehicle")
         let configured = configuration.vehicles
         let journal = configuration.journalDirectory
+        let zone = configuration.timeZone, rates = configuration.reimbursement
         let places = self.places
         return try await shelf.read { index throws -> (MileageReport, [GarageVehicle]) in
             let garage = try GarageStore.garage(index, configured: configured)
             if let vehicle, garage.vehicle(vehicle) == nil { throw APIError.notFound("no vehicle \"\(vehicle)\"") }
             let namer = PlaceNamer(namedPlaces: Array(try GarageStore.namedPlaces(index).values), bundle: places.bundle())
-            let report = try GarageStore.report(index, garage: garage, year: year, vehicle: vehicle, namer: namer, journalDirectory: journal)
+            let report = try GarageStore.report(index, garage: garage, year: year, vehicle: vehicle, namer: namer, journalDirectory: journal, zone: zone, rates: rates)
             return (report, garage.vehicles)
         }
     }
