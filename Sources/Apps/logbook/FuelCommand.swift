@@ -43,6 +43,7 @@ struct FuelAddCommand: AsyncParsableCommand {
     @Flag(help: "The tank was not filled to the brim.") var partial = false
     @Flag(help: "A fill before this one was not logged.") var missed = false
     @Flag(help: "Print the reply as JSON.") var json = false
+    @Flag(help: "Log it even when a fill-up with the same vehicle, odometer and litres exists.") var force = false
 
     @Flag(name: .customLong("no-position"), help: "Record no position (else the car's: its live fix, or where its last trip ended).")
     var noPosition = false
@@ -59,7 +60,7 @@ struct FuelAddCommand: AsyncParsableCommand {
                     request = request.map { $0.0 == "lat" ? ("lat", .number(used.latitude)) : $0.0 == "lon" ? ("lon", .number(used.longitude)) : $0 }
                 }
             }
-            let w = try await GarageAccess.write("fuel.add", request, settings: settings, paths: paths)
+            let w = try await GarageAccess.write("fuel.add", request, settings: settings, paths: paths, force: force)
             let asked = fields.lat == nil && fields.lon == nil && !noPosition
             let position = used.map { "Position \($0.coordinates) from \($0.description)." }
                 ?? (asked ? "No position: logbookd has no recent fix and no trip had ended by then." : nil)
