@@ -22,7 +22,7 @@ import Testing
         #expect(problem(TripSelectionArguments(ids: ["0"])) == "not a trip number: 0")
         #expect(problem(TripSelectionArguments(all: true, vehicle: "")) == "--vehicle needs a vehicle id")
         #expect(problem(TripSelectionArguments(all: true, since: "22.11.2026"))
-            == "--since: expected YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ, got 22.11.2026")
+            == "--since: expected \(LocalTimeInput.forms), got \"22.11.2026\"")
         #expect(problem(TripSelectionArguments(all: true, since: "2026-11-23", until: "2026-11-22"))
             == "--since must come before --until")
         #expect(try TripSelectionArguments(ids: ["3", "12"]).selection() == .trips([TripID(3), TripID(12)]))

@@ -91,7 +91,7 @@ enum TripShowView {
         let explain = BoundaryExplainer(trip: settings.daemon.trip)
         var title = "Trip \(t.id)"
         if let vehicle { title += " · \(vehicle.name)" }
-        if let start = t.startedAt { title += " · \(TripFormat.dateTime(start))" }
+        if let start = t.startedAt { title += " · \(TripFormat.dateTimeWithZone(start))" }
         if let end = t.endedAt { title += " → \(TripFormat.dateTime(end))" }
         switch t.state {
         case .open: title += " · recording"

@@ -89,6 +89,7 @@ struct TripsExportCommand: AsyncParsableCommand {
             var options = ExportOptions(
                 createdAt: GPSTime(nanoseconds: Int64(Date().timeIntervalSince1970 * 1e9)),
                 units: units?.system ?? settings.units)
+            options.zone = settings.zone
             for v in settings.daemon.vehicles { options.vehicles[v.id] = v.vehicle }
             do {
                 try export(selection, from: index, options: options)

@@ -52,6 +52,7 @@ extension WebApp {
                 throw APIError.badRequest("format: expected gpx, geojson or csv, got \"\(name)\"")
             }
             var options = ExportOptions(units: units)
+            options.zone = LocalTime.zone
             for v in await registryNow().all { options.vehicles[v.id] = v.vehicle }
             let bytes = try await shelf.read { [options] index -> [UInt8] in
                 let export = TripExport(format: format, options: options)
