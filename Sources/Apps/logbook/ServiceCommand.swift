@@ -96,7 +96,7 @@ struct ServiceListCommand: AsyncParsableCommand {
                 if let km = d.kmLeft { left.append(settings.units.distanceText(km * 1000)) }
                 if let days = d.daysLeft { left.append("\(Int(days.rounded())) days") }
                 rows.append([
-                    d.task.id, d.task.vehicle, d.task.name, d.dueAt.map { String(ISO8601.format($0).prefix(10)) } ?? "-",
+                    d.task.id, d.task.vehicle, d.task.name, d.dueAt.map { LocalZone.rules.date($0) } ?? "-",
                     d.dueKm.map { NumberText.fixed($0, places: 0) } ?? "-", left.isEmpty ? "-" : left.joined(separator: ", "), d.state.rawValue,
                 ])
             }

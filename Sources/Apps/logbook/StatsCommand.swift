@@ -33,7 +33,7 @@ struct StatsCommand: AsyncParsableCommand {
                 let pending = due.filter { $0.state == .overdue || $0.state == .dueSoon }
                 if !pending.isEmpty {
                     print("\nService due:")
-                    for d in pending { print("  \(d.task.vehicle)  \(d.task.name)  \(d.state.rawValue)\(d.dueAt.map { " (by " + String(ISO8601.format($0).prefix(10)) + ")" } ?? "")") }
+                    for d in pending { print("  \(d.task.vehicle)  \(d.task.name)  \(d.state.rawValue)\(d.dueAt.map { " (by " + LocalZone.rules.date($0) + ")" } ?? "")") }
                 }
             }
         }
@@ -56,7 +56,7 @@ enum StatsText {
     static func render(_ s: GarageStats, units: UnitSystem) -> String {
         var lines: [String] = []
         let scope = s.vehicle.map { "vehicle \($0)" } ?? "all vehicles"
-        lines.append("Stats, \(scope), range \(s.range.name)\(s.range.since.map { " (since \(ISO8601.format($0)))" } ?? "")")
+        lines.append("Stats, \(scope), range \(s.range.name)\(s.range.since.map { " (since \(TripFormat.dateTimeWithZone($0)))" } ?? "")")
         lines.append("  distance        \(units.distanceText(s.distanceKm * 1000))")
         lines.append("  fill-ups        \(s.fillUps)")
         lines.append("  fuel            \(NumberText.fixed(s.litres, places: 2)) L")

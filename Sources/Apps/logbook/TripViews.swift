@@ -163,7 +163,7 @@ extension TripShowView {
         guard !changes.isEmpty else { return "History  no changes since it was recorded" }
         var out = ["History"]
         for c in changes {
-            let when = c.recordedAt.map(ISO8601.format) ?? "?"
+            let when = c.recordedAt.map(TripFormat.dateTimeWithZone) ?? "?"
             let after = TripShowView.delay(c, trip: trip).map { ", \($0) after the trip" } ?? ""
             out.append("  \(when)  \(c.entry.summary)  by \(c.entry.origin)\(after)")
         }

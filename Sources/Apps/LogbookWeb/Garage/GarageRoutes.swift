@@ -80,7 +80,7 @@ extension WebApp {
             guard let y = Int(text), (1980...2200).contains(y) else { throw APIError.badRequest("year: expected a year such as 2026, got \"\(text)\"") }
             year = y
         } else {
-            year = Int(ISO8601.format(GPSClock.now()).prefix(4)) ?? 2026
+            year = LocalTime.zone.wallClock(GPSClock.now()).date.year
         }
         let vehicle = Self.nonEmpty(parameters, "vehicle")
         let configured = configuration.vehicles
