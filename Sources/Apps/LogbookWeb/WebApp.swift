@@ -58,6 +58,7 @@ package struct WebApp: Sendable {
     /// take a restart (the listening address, directories, password, limits).
     package func reload(_ new: WebConfiguration) -> [String] {
         let kept = box.reload(new)
+        LocalTime.zone = new.timeZone  // `[units] time_zone` applies on reload
         registry.invalidate()
         return kept
     }
