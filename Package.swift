@@ -145,7 +145,7 @@ let package = Package(
         // The garage as the trip index holds it: the CLI's and the web app's one reader.
         module(
             "Projections", "LogbookGarageStore",
-            ["LogbookCore", "LogbookGarage", "LogbookJournal", "LogbookPlaces", "LogbookStore"]),
+            ["LogbookCore", "LogbookConfig", "LogbookGarage", "LogbookJournal", "LogbookPlaces", "LogbookStore"]),
 
         // ── Apps: the processes ──
         module(

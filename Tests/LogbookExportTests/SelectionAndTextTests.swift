@@ -22,7 +22,7 @@ import Testing
         #expect(problem(TripSelectionArguments(ids: ["0"])) == "not a trip number: 0")
         #expect(problem(TripSelectionArguments(all: true, vehicle: "")) == "--vehicle needs a vehicle id")
         #expect(problem(TripSelectionArguments(all: true, since: "22.11.2026"))
-            == "--since: expected YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ, got 22.11.2026")
+            == "--since: expected \(LocalTimeInput.forms), got \"22.11.2026\"")
         #expect(problem(TripSelectionArguments(all: true, since: "2026-11-23", until: "2026-11-22"))
             == "--since must come before --until")
         #expect(try TripSelectionArguments(ids: ["3", "12"]).selection() == .trips([TripID(3), TripID(12)]))
@@ -31,7 +31,7 @@ import Testing
     @Test func datesAreLocalDaysWithUntilInclusiveAndTimesAreExact() throws {
         let args = TripSelectionArguments(all: true, since: "2026-11-22", until: "2026-11-22", vehicle: "golf")
         // In UTC+1 the 22nd runs from 21 Nov 23:00 UTC to 22 Nov 23:00 UTC.
-        guard case .matching(let q) = try args.selection(utcOffset: { _ in 3600 }) else {
+        guard let plusOne = TimeZoneRules(name: "UTC+1", posixRule: "XXX-1"), case .matching(let q) = try args.selection(zone: plusOne) else {
             Issue.record("not a query")
             return
         }

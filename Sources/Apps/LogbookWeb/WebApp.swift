@@ -32,6 +32,7 @@ package struct WebApp: Sendable {
     package init(configuration: WebConfiguration, logger: Logger, liveOptions: LiveBridge.Options = LiveBridge.Options()) throws {
         self.box = ConfigurationBox(configuration)
         self.logger = logger
+        LocalTime.zone = configuration.timeZone
         self.live = LiveBridge(
             socketPath: configuration.controlSocketPath, liveStatePath: configuration.liveStatePath, options: liveOptions, logger: logger)
         self.control = ControlGateway(socketPath: configuration.controlSocketPath)
@@ -57,6 +58,7 @@ package struct WebApp: Sendable {
     /// take a restart (the listening address, directories, password, limits).
     package func reload(_ new: WebConfiguration) -> [String] {
         let kept = box.reload(new)
+        LocalTime.zone = new.timeZone  // `[units] time_zone` applies on reload
         registry.invalidate()
         return kept
     }

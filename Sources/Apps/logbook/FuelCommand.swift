@@ -23,7 +23,7 @@ struct FuelFieldOptions: ParsableArguments {
     @Option(help: "The amount paid.") var price: NumberArgument?
     @Option(help: "ISO 4217 currency of the price, e.g. EUR (default: [units] currency, else the vehicle's last fill-up's).")
     var currency: String?
-    @Option(help: "When (ISO 8601; default now).") var at: String?
+    @Option(help: "When: 2029-11-10, 2029-11-10T08:00 (local) or ISO 8601 with Z or an offset; default now.") var at: String?
     @Option(help: "Station name.") var station: String?
     @Option(name: .customLong("station-address"), help: "Station address.") var stationAddress: String?
     @Option(help: "Station latitude.") var lat: NumberArgument?
@@ -34,8 +34,8 @@ struct FuelFieldOptions: ParsableArguments {
     func fields(full: Bool?, missed: Bool?, units: UnitSystem) throws -> [(String, JSONValue)] {
         if litres != nil, gallons != nil { throw CLIError.usage("give --litres or --gallons, not both") }
         let volume = litres?.value ?? gallons.map { UnitSystem.imperial.litres(typed: $0.value) }
-        return [("vehicle", .option(vehicle)), ("at", .option(at)), ("odometer_km", .option(odometer.map { units.kilometres(typed: $0.value) })),
-         ("litres", .option(volume)),
+        return [("vehicle", .option(vehicle)), ("at", .option(try DateArgument.utcText(at, option: "--at"))),
+         ("odometer_km", .option(odometer.map { units.kilometres(typed: $0.value) })), ("litres", .option(volume)),
          ("price", .option(price)), ("currency", .option(currency)), ("full", full.map(JSONValue.bool) ?? .null),
          ("missed", missed.map(JSONValue.bool) ?? .null), ("station", .option(station)), ("station_address", .option(stationAddress)),
          ("lat", .option(lat)), ("lon", .option(lon)), ("note", .option(note))]
@@ -49,6 +49,7 @@ struct FuelAddCommand: AsyncParsableCommand {
     @Flag(help: "The tank was not filled to the brim.") var partial = false
     @Flag(help: "A fill before this one was not logged.") var missed = false
     @Flag(help: "Print the reply as JSON.") var json = false
+    @Flag(help: "Log it even when a fill-up with the same vehicle, odometer and litres exists.") var force = false
 
     @Flag(name: .customLong("no-position"), help: "Record no position (else the car's: its live fix, or where its last trip ended).")
     var noPosition = false
@@ -65,16 +66,13 @@ struct FuelAddCommand: AsyncParsableCommand {
             }
             var used: CarPosition?
             if fields.lat == nil, fields.lon == nil, !noPosition {
-                let at = try fields.at.map { text throws -> GPSTime in
-                    guard let t = ISO8601.parse(text) else { throw CLIError.usage("at: expected an ISO 8601 time, got \"\(text)\"") }
-                    return t
-                }
+                let at = try fields.at.map { try DateArgument.parse($0, option: "--at") }
                 used = try CarPosition.find(settings, vehicle: fields.vehicle, at: at)
                 if let used {
                     request = request.map { $0.0 == "lat" ? ("lat", .number(used.latitude)) : $0.0 == "lon" ? ("lon", .number(used.longitude)) : $0 }
                 }
             }
-            let w = try await GarageAccess.write("fuel.add", request, settings: settings, paths: paths)
+            let w = try await GarageAccess.write("fuel.add", request, settings: settings, paths: paths, force: force)
             let asked = fields.lat == nil && fields.lon == nil && !noPosition
             let position = used.map { "Position \($0.coordinates) from \($0.description)." }
                 ?? (asked ? "No position: logbookd has no recent fix and no trip had ended by then." : nil)
@@ -141,14 +139,14 @@ struct FuelListCommand: AsyncParsableCommand {
                 return
             }
             let units = settings.units
-            var rows = [["#", "TIME", "ODOMETER", units == .metric ? "LITRES" : "GALLONS", "PRICE", "FILL", "STATION"]]
+            var rows = [["#", "TIME (" + LocalZone.label + ")", "ODOMETER", units == .metric ? "LITRES" : "GALLONS", "PRICE", "FILL", "STATION"]]
             for f in logs {
                 var fill = f.full ? "full" : "partial"
                 if f.missed { fill += ",missed" }
                 if f.voided { fill += ",void" }
                 if f.history.count > 1 { fill += ",changed" }
                 rows.append([
-                    "#\(f.number)", ISO8601.format(f.at), units.odometerText(f.odometerKm), units.volumeText(f.litres),
+                    "#\(f.number)", TripFormat.dateTime(f.at), units.odometerText(f.odometerKm), units.volumeText(f.litres),
                     NumberText.fixed(f.price, places: 2) + " " + f.currency, fill, f.station ?? "-",
                 ])
             }
@@ -175,7 +173,7 @@ struct OdometerAddCommand: AsyncParsableCommand {
     @OptionGroup var paths: PathOptions
     @Option(help: "The vehicle's id.") var vehicle: String
     @Option(help: "The reading in km, in miles with [units] system = \"imperial\".") var odometer: NumberArgument
-    @Option(help: "When (ISO 8601; default now).") var at: String?
+    @Option(help: "When: 2029-11-10, 2029-11-10T08:00 (local) or ISO 8601 with Z or an offset; default now.") var at: String?
     @Option(help: "A note.") var note: String?
     @Flag(help: "Print the reply as JSON.") var json = false
 
@@ -183,7 +181,9 @@ struct OdometerAddCommand: AsyncParsableCommand {
         try await withExitCodes {
             let settings = try ReaderSettings.load(paths)
             let w = try await GarageAccess.write(
-                "odometer.add", [("vehicle", .string(vehicle)), ("at", .option(at)), ("odometer_km", .number(settings.units.kilometres(typed: odometer.value))), ("note", .option(note))],
+                "odometer.add",
+                [("vehicle", .string(vehicle)), ("at", .option(try DateArgument.utcText(at, option: "--at"))),
+                 ("odometer_km", .number(settings.units.kilometres(typed: odometer.value))), ("note", .option(note))],
                 settings: settings, paths: paths)
             GarageAccess.report(w, json: json, what: "Odometer reading \(w.entry.subject) added")
         }
@@ -195,7 +195,7 @@ struct OdometerAmendCommand: AsyncParsableCommand {
     @OptionGroup var paths: PathOptions
     @Argument(help: "The reading's number (3 or #3, as odometer list shows it) or id.") var id: String
     @Option(help: "The reading in km, in miles with [units] system = \"imperial\".") var odometer: NumberArgument?
-    @Option(help: "When (ISO 8601).") var at: String?
+    @Option(help: "When: 2029-11-10, 2029-11-10T08:00 (local) or ISO 8601 with Z or an offset.") var at: String?
     @Option(help: "A note.") var note: String?
     @Flag(help: "Print the reply as JSON.") var json = false
 
@@ -204,7 +204,7 @@ struct OdometerAmendCommand: AsyncParsableCommand {
             let settings = try ReaderSettings.load(paths)
             let w = try await GarageAccess.write(
                 "odometer.amend",
-                [("subject", .string(try GarageAccess.resolve(id, .odometer, settings: settings))), ("at", .option(at)),
+                [("subject", .string(try GarageAccess.resolve(id, .odometer, settings: settings))), ("at", .option(try DateArgument.utcText(at, option: "--at"))),
                  ("odometer_km", .option(odometer.map { settings.units.kilometres(typed: $0.value) })), ("note", .option(note))],
                 settings: settings, paths: paths)
             GarageAccess.report(w, json: json, what: "Odometer reading \(w.entry.subject) amended")
@@ -251,9 +251,9 @@ struct OdometerListCommand: AsyncParsableCommand {
                 }).serialized)
                 return
             }
-            var rows = [["#", "TIME", "ODOMETER", "BY", "STATE"]]
+            var rows = [["#", "TIME (" + LocalZone.label + ")", "ODOMETER", "BY", "STATE"]]
             for r in readings {
-                rows.append(["#\(r.number)", ISO8601.format(r.at), settings.units.odometerText(r.odometerKm), r.origin ?? "-", r.voided ? "void" : r.history.count > 1 ? "changed" : "ok"])
+                rows.append(["#\(r.number)", TripFormat.dateTime(r.at), settings.units.odometerText(r.odometerKm), r.origin ?? "-", r.voided ? "void" : r.history.count > 1 ? "changed" : "ok"])
             }
             print(readings.isEmpty ? "No odometer readings." : GarageText.table(rows))
             if history { for r in readings { print("#\(r.number) \(r.id):"); GarageText.printHistory(r.history) } }

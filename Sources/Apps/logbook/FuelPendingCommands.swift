@@ -32,11 +32,11 @@ struct FuelPendingCommand: AsyncParsableCommand {
                 return
             }
             let units = settings.units
-            var rows = [["ID", "TIME", "VEHICLE", units == .metric ? "LITRES (EST.)" : "GALLONS (EST.)", "LEVEL", "STATE"]]
+            var rows = [["ID", "TIME (" + LocalZone.label + ")", "VEHICLE", units == .metric ? "LITRES (EST.)" : "GALLONS (EST.)", "LEVEL", "STATE"]]
             for p in fills {
                 let level = p.record.levelBefore.flatMap { b in p.record.levelAfter.map { "\(NumberText.fixed(b, places: 0)) → \(NumberText.fixed($0, places: 0)) %" } }
                 let state = p.state == .completed ? "completed (\(p.completedBy ?? "?"))" : p.state.rawValue
-                rows.append([p.id, ISO8601.format(p.at), p.vehicle ?? "-", p.record.litresEstimated.map { units.volumeText($0, places: 1) } ?? "-",
+                rows.append([p.id, TripFormat.dateTime(p.at), p.vehicle ?? "-", p.record.litresEstimated.map { units.volumeText($0, places: 1) } ?? "-",
                              level ?? "-", state])
             }
             print(GarageText.table(rows))

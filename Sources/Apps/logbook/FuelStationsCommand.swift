@@ -45,7 +45,7 @@ struct FuelStationsCommand: AsyncParsableCommand {
             for s in stations {
                 let prices = s.pricePerLitre.keys.sorted().map { NumberText.fixed(units.perVolume(s.pricePerLitre[$0] ?? 0), places: 3) + " " + $0 }
                 rows.append([
-                    s.name ?? "(unnamed)", s.distance.map { Self.distanceText($0, units) } ?? "-", String(s.visits), ISO8601.format(s.lastVisit),
+                    s.name ?? "(unnamed)", s.distance.map { Self.distanceText($0, units) } ?? "-", String(s.visits), TripFormat.dateTime(s.lastVisit),
                     units.volumeText(s.litres), prices.joined(separator: ", "),
                     NumberText.fixed(s.latitude, places: 5) + ", " + NumberText.fixed(s.longitude, places: 5),
                 ])

@@ -56,7 +56,8 @@ enum GarageAccess {
     /// Validates and records one entry made from `fields` (`cmd` and `origin` are added).
     ///
     /// Bad input exits 64 with the reason and writes nothing; a daemon refusal exits 1.
-    static func write(_ name: String, _ fields: [(String, JSONValue)], settings: ReaderSettings, paths: PathOptions) async throws -> Written {
+    /// - Parameter force: log a fill-up like one already logged (``Garage/duplicateFill(of:)``).
+    static func write(_ name: String, _ fields: [(String, JSONValue)], settings: ReaderSettings, paths: PathOptions, force: Bool = false) async throws -> Written {
         guard let command = EntryCommand.named(name) else { throw CLIError.usage("unknown command \(name)") }
         let now = wallClock()
         var request: [(String, JSONValue)] = [("cmd", .string(name))] + fields.filter { !$0.1.isNull } + [("origin", .string("cli"))]
@@ -69,7 +70,7 @@ enum GarageAccess {
             entry = try command.draft(.object(request), now: now)
             if FileManager.default.fileExists(atPath: settings.journalDirectory) {
                 try IndexAccess.withIndex(settings) { index in
-                    try load(index, settings: settings).check(entry, trips: index)
+                    try load(index, settings: settings).check(entry, trips: index, allowDuplicateFill: force)
                 }
             } else {
                 // The first write makes the journal: only the configured vehicles exist yet.

@@ -36,7 +36,7 @@ enum GarageText {
     static func printHistory(_ history: [RecordedEntry]) {
         print("  history:")
         for h in history {
-            let when = h.recordedAt.map { ISO8601.format($0) } ?? "?"
+            let when = h.recordedAt.map(TripFormat.dateTimeWithZone) ?? "?"
             print("    seq \(h.sequence)  \(when)  \(h.entry.action.rawValue) by \(h.entry.origin)  \(h.entry.fields.serialized)")
         }
     }

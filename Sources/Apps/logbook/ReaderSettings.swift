@@ -2,6 +2,7 @@
 import Foundation
 import LogbookConfig
 import LogbookCore
+import LogbookGarage
 import LogbookGarageStore
 import LogbookRecords
 import LogbookSettings
@@ -16,11 +17,15 @@ struct ReaderSettings {
     /// The vehicle registry as the index holds it (``withVehicles(from:)``), over the
     /// configured vehicles.
     var registry: [String: VehicleRecord] = [:]
+    /// `[[reimbursement]]`: the report's mileage allowances.
+    var reimbursement: [ReimbursementRate] = []
 
     var stateDirectory: String { daemon.stateDirectory }
     var journalDirectory: String { daemon.journalDirectory }
     var indexPath: String { reader.indexPath(stateDirectory: daemon.stateDirectory) }
     var units: UnitSystem { reader.units }
+    /// `[units] time_zone` (else the system's): local times shown and typed.
+    var zone: TimeZoneRules { reader.timeZone }
 
     /// Loads the configuration; a bad file or key ends the command with exit 78.
     static func load(_ paths: PathOptions) throws -> ReaderSettings {
@@ -31,7 +36,9 @@ struct ReaderSettings {
         do {
             let daemon = try Settings.load(file: paths.config, environment: environment, overrides: overrides)
             let reader = try ReaderConfiguration.load(file: paths.config, environment: environment)
-            return ReaderSettings(daemon: daemon, reader: reader)
+            LocalZone.rules = reader.timeZone
+            let rates = try ReimbursementConfig.load(file: paths.config, environment: environment)
+            return ReaderSettings(daemon: daemon, reader: reader, reimbursement: rates)
         } catch {
             throw CLIError.config(error.description)
         }

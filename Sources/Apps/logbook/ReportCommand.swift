@@ -15,7 +15,7 @@ struct ReportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "report", abstract: "The yearly mileage report with classifications, as CSV or printable HTML.")
     @OptionGroup var paths: PathOptions
-    @Option(help: "The year (UTC).") var year: Int
+    @Option(help: "The year (local, [units] time_zone).") var year: Int
     @Option(help: "Only this vehicle's trips.") var vehicle: String?
     @Option(help: "csv or html.") var format = "csv"
     @Option(name: [.customShort("o"), .long], help: "Write to FILE (atomically) instead of standard output.") var output: String?
@@ -40,7 +40,7 @@ struct ReportCommand: AsyncParsableCommand {
             try VehicleFilter.check(vehicle, garage)
             return try GarageStore.report(
                 index, garage: garage, year: year, vehicle: vehicle, namer: try PlaceNaming.namer(settings, index),
-                journalDirectory: settings.journalDirectory)
+                journalDirectory: settings.journalDirectory, zone: settings.zone, rates: settings.reimbursement)
         }
     }
 }

@@ -73,11 +73,7 @@ enum RuleApplier {
         }
         var weekday: Int?, minute: Int?
         if let start = t.startedAt {
-            var secs = time_t(start.wholeSeconds)
-            var c = tm()
-            localtime_r(&secs, &c)
-            weekday = c.tm_wday == 0 ? 7 : Int(c.tm_wday)
-            minute = Int(c.tm_hour) * 60 + Int(c.tm_min)
+            (weekday, minute) = LocalZone.rules.weekdayAndMinute(start)
         }
         return RuleTrip(
             number: t.id, vehicle: t.vehicleID, driver: driver, distance: t.distance, startPlaces: inside(t.start), endPlaces: inside(t.end),

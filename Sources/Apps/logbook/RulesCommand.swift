@@ -118,8 +118,8 @@ struct RulesTestCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await withExitCodes {
-            let from = try since.map { try DateArgument.parse($0, option: "--since", endOfDay: false) }
             let settings = try ReaderSettings.load(paths)
+            let from = try since.map { try DateArgument.parse($0, option: "--since", endOfDay: false) }
             let (changes, context) = try IndexAccess.withIndex(settings) { index in
                 let context = try RuleApplier.context(settings, index, since: from)
                 guard let rule = context.rules.first(where: { $0.name == name }) else { throw CLIError.usage("no rule named \(name)") }
@@ -140,8 +140,8 @@ struct RulesApplyCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await withExitCodes {
-            let from = try since.map { try DateArgument.parse($0, option: "--since", endOfDay: false) }
             let settings = try ReaderSettings.load(paths)
+            let from = try since.map { try DateArgument.parse($0, option: "--since", endOfDay: false) }
             let (changes, context) = try IndexAccess.withIndex(settings) { index in
                 let context = try RuleApplier.context(settings, index, since: from)
                 return (RuleBook.plan(context.rules, trips: context.trips, current: context.current), context)

@@ -27,7 +27,7 @@ struct ServiceAddCommand: AsyncParsableCommand {
     @Option(name: .customLong("every-km"), help: "Every N km.") var everyKm: NumberArgument?
     @Option(name: .customLong("every-miles"), help: "Every N miles, instead of --every-km.") var everyMiles: NumberArgument?
     @Option(name: .customLong("every-months"), help: "Every N months.") var everyMonths: Int?
-    @Option(name: .customLong("last-done"), help: "When it was last done (ISO 8601; default now).") var lastDone: String?
+    @Option(name: .customLong("last-done"), help: "When it was last done: 2029-11-10, 2029-11-10T08:00 (local) or ISO 8601 with Z or an offset; default now.") var lastDone: String?
     @Option(name: .customLong("last-done-odometer"), help: "The odometer then, in km (miles with [units] system = \"imperial\").")
     var lastDoneOdometer: NumberArgument?
     @Option(name: .customLong("last-done-km"), help: "The odometer then, in km.") var lastDoneKm: NumberArgument?
@@ -43,7 +43,8 @@ struct ServiceAddCommand: AsyncParsableCommand {
             let w = try await GarageAccess.write(
                 "service.add",
                 [("task", .string(id)), ("vehicle", .string(vehicle)), ("name", .string(name)), ("every_km", .option(every)),
-                 ("every_months", .option(everyMonths)), ("last_done_at", .option(lastDone)), ("last_done_km", .option(lastKm))],
+                 ("every_months", .option(everyMonths)), ("last_done_at", .option(try DateArgument.utcText(lastDone, option: "--last-done"))),
+                 ("last_done_km", .option(lastKm))],
                 settings: settings, paths: paths)
             GarageAccess.report(w, json: json, what: "Service task \(id) added")
         }
@@ -54,7 +55,7 @@ struct ServiceDoneCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "done", abstract: "Record that a task was done.")
     @OptionGroup var paths: PathOptions
     @Argument(help: "The task's number (2 or #2, as service list shows it) or id.") var id: String
-    @Option(help: "When (ISO 8601; default now).") var at: String?
+    @Option(help: "When: 2029-11-10, 2029-11-10T08:00 (local) or ISO 8601 with Z or an offset; default now.") var at: String?
     @Option(help: "The odometer then, in km (miles with [units] system = \"imperial\").") var odometer: NumberArgument?
     @Option(help: "A note.") var note: String?
     @Flag(help: "Print the reply as JSON.") var json = false
@@ -65,8 +66,8 @@ struct ServiceDoneCommand: AsyncParsableCommand {
             let task = try GarageAccess.resolve(id, .service, settings: settings)
             let w = try await GarageAccess.write(
                 "service.done",
-                [("task", .string(task)), ("at", .option(at)), ("odometer_km", .option(odometer.map { settings.units.kilometres(typed: $0.value) })),
-                 ("note", .option(note))],
+                [("task", .string(task)), ("at", .option(try DateArgument.utcText(at, option: "--at"))),
+                 ("odometer_km", .option(odometer.map { settings.units.kilometres(typed: $0.value) })), ("note", .option(note))],
                 settings: settings, paths: paths)
             GarageAccess.report(w, json: json, what: "Service task \(task) done")
         }
@@ -110,7 +111,7 @@ struct ServiceListCommand: AsyncParsableCommand {
                 if let km = d.kmLeft { left.append(units.distanceText(km * 1000)) }
                 if let days = d.daysLeft { left.append("\(Int(days.rounded())) days") }
                 rows.append([
-                    "#\(d.task.number)", d.task.id, d.task.vehicle, d.task.name, d.dueAt.map { String(ISO8601.format($0).prefix(10)) } ?? "-",
+                    "#\(d.task.number)", d.task.id, d.task.vehicle, d.task.name, d.dueAt.map { LocalZone.rules.date($0) } ?? "-",
                     d.dueKm.map(units.odometerText) ?? "-", left.isEmpty ? "-" : left.joined(separator: ", "), d.state.rawValue,
                 ])
             }

@@ -33,7 +33,7 @@ struct StatsCommand: AsyncParsableCommand {
                 let pending = due.filter { $0.state == .overdue || $0.state == .dueSoon }
                 if !pending.isEmpty {
                     print("\nService due:")
-                    for d in pending { print("  \(d.task.vehicle)  \(d.task.name)  \(d.state.rawValue)\(d.dueAt.map { " (by " + String(ISO8601.format($0).prefix(10)) + ")" } ?? "")") }
+                    for d in pending { print("  \(d.task.vehicle)  \(d.task.name)  \(d.state.rawValue)\(d.dueAt.map { " (by " + LocalZone.rules.date($0) + ")" } ?? "")") }
                 }
             }
         }
@@ -56,7 +56,7 @@ enum StatsText {
     static func render(_ s: GarageStats, units: UnitSystem) -> String {
         var lines: [String] = []
         let scope = s.vehicle.map { "vehicle \($0)" } ?? "all vehicles"
-        lines.append("Stats, \(scope), range \(s.range.name)\(s.range.since.map { " (since \(ISO8601.format($0)))" } ?? "")")
+        lines.append("Stats, \(scope), range \(s.range.name)\(s.range.since.map { " (since \(TripFormat.dateTimeWithZone($0)))" } ?? "")")
         lines.append("  distance        \(units.distanceText(s.distanceKm * 1000))")
         lines.append("  fill-ups        \(s.fillUps)")
         lines.append("  fuel            \(units.volumeText(s.litres))")
@@ -65,7 +65,7 @@ enum StatsText {
         lines.append(label("cost per \(units.distanceUnit)") + GarageText.money(perUnit(s.costPerKm, units)))
         lines.append(label("cost per \(units == .metric ? "litre" : "gallon")") + GarageText.money(s.costPerLitre.mapValues(units.perVolume)))
         if let f = s.lastFill {
-            lines.append("  last fill-up    \(ISO8601.format(f.at)) \(f.vehicle), \(units.volumeText(f.litres)) at \(f.station ?? "an unnamed station")")
+            lines.append("  last fill-up    \(TripFormat.dateTimeWithZone(f.at)) \(f.vehicle), \(units.volumeText(f.litres)) at \(f.station ?? "an unnamed station")")
         }
         if !s.vehicles.isEmpty {
             lines.append("")
@@ -80,7 +80,7 @@ enum StatsText {
             lines.append("")
             lines.append("Recent fill-ups:")
             for f in s.recent {
-                lines.append("  \(ISO8601.format(f.at))  \(f.vehicle)  \(units.volumeText(f.litres))  \(NumberText.fixed(f.price, places: 2)) \(f.currency)\(f.full ? "" : "  partial")")
+                lines.append("  \(TripFormat.dateTimeWithZone(f.at))  \(f.vehicle)  \(units.volumeText(f.litres))  \(NumberText.fixed(f.price, places: 2)) \(f.currency)\(f.full ? "" : "  partial")")
             }
         }
         if !s.trend.isEmpty {

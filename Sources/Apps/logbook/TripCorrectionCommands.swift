@@ -142,8 +142,8 @@ struct TripsSplitCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await withExitCodes {
-            let time = try DateArgument.parse(at, option: "--at", endOfDay: false)
             let settings = try ReaderSettings.load(paths)
+            let time = try DateArgument.parse(at, option: "--at", endOfDay: false)
             let w = try await GarageAccess.write(
                 "trip.split", [("trip", .number(try tripNumber(id))), ("at", .string(ISO8601.format(time)))], settings: settings, paths: paths)
             let newTrip = (try? TripSplitRecord(json: w.entry.fields))?.newTrip.map { String($0.rawValue) } ?? "?"

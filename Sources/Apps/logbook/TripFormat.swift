@@ -47,30 +47,23 @@ struct TripFormat {
         seconds >= 600 && seconds.truncatingRemainder(dividingBy: 60) == 0 ? "\(Int(seconds / 60)) min" : "\(Int(seconds)) s"
     }
 
-    /// `2029-11-17 11:28` in local time.
-    static func dateTime(_ t: GPSTime) -> String {
-        let c = local(t)
-        return String(format: "%04d-%02d-%02d %02d:%02d", c.tm_year + 1900, c.tm_mon + 1, c.tm_mday, c.tm_hour, c.tm_min)
-    }
+    /// `2029-11-17 11:28` in the configured zone (``LocalZone``).
+    static func dateTime(_ t: GPSTime) -> String { LocalZone.rules.dateTime(t) }
 
-    /// `11:28:07` in local time.
+    /// `2029-11-17 11:28 CET`: the zone named, for a time standing alone.
+    static func dateTimeWithZone(_ t: GPSTime) -> String { LocalZone.rules.dateTimeWithZone(t) }
+
+    /// `11:28:07` in the configured zone.
     static func timeOfDay(_ t: GPSTime) -> String {
-        let c = local(t)
-        return String(format: "%02d:%02d:%02d", c.tm_hour, c.tm_min, c.tm_sec)
+        let c = LocalZone.rules.wallClock(t)
+        return String(format: "%02d:%02d:%02d", c.hour, c.minute, c.second)
     }
 
     /// `17 Nov` in local time.
     static func dayAndMonth(_ t: GPSTime) -> String {
-        let c = local(t)
+        let c = LocalZone.rules.wallClock(t).date
         let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-        return "\(c.tm_mday) \(months[Int(c.tm_mon) % 12])"
-    }
-
-    private static func local(_ t: GPSTime) -> tm {
-        var secs = time_t(t.wholeSeconds)
-        var c = tm()
-        localtime_r(&secs, &c)
-        return c
+        return "\(c.day) \(months[(c.month - 1) % 12])"
     }
 
     /// The share summary: "Trip on 17 Nov, 242.7 km in 2 h 58 min, avg 82 km/h, max 130 km/h, Golf".

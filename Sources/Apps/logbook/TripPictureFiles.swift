@@ -15,7 +15,7 @@ enum TripPictureFiles {
         guard let trip = try catalog.trip(id) else { throw CLIError.problem("no trip \(id)") }
         let start = trip.startedAt ?? GPSTime(nanoseconds: 0)
         let options = TripPictureOptions(
-            units: units, utcOffset: LocalTime.offset(start), timeZoneName: LocalTime.name(start), vehicleName: vehicleName)
+            units: units, utcOffset: LocalZone.offset(start), timeZoneName: LocalZone.name(start), vehicleName: vehicleName)
         let picture = TripPicture(trip: trip, points: try catalog.points(of: id), gaps: try catalog.gaps(of: id), options: options)
         if let svg { try save(picture.svg(), to: svg) }
         if let html { try save(picture.html(), to: html) }

@@ -91,7 +91,7 @@ enum TripShowView {
         let explain = BoundaryExplainer(trip: settings.daemon.trip)
         var title = "Trip \(t.id)"
         if let vehicle { title += " · \(vehicle.name)" }
-        if let start = t.startedAt { title += " · \(TripFormat.dateTime(start))" }
+        if let start = t.startedAt { title += " · \(TripFormat.dateTimeWithZone(start))" }
         if let end = t.endedAt { title += " → \(TripFormat.dateTime(end))" }
         switch t.state {
         case .open: title += " · recording"
@@ -163,7 +163,7 @@ extension TripShowView {
         guard !changes.isEmpty else { return "History  no changes since it was recorded" }
         var out = ["History"]
         for c in changes {
-            let when = c.recordedAt.map(ISO8601.format) ?? "?"
+            let when = c.recordedAt.map(TripFormat.dateTimeWithZone) ?? "?"
             let after = TripShowView.delay(c, trip: trip).map { ", \($0) after the trip" } ?? ""
             out.append("  \(when)  \(c.entry.summary)  by \(c.entry.origin)\(after)")
         }

@@ -40,12 +40,12 @@ struct TripsListCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await withExitCodes {
+            var settings = try ReaderSettings.load(paths)
             var query = TripQuery(vehicleID: vehicle, limit: limit)
             if let since { query.since = try DateArgument.parse(since, option: "--since", endOfDay: false) }
             if let until { query.until = try DateArgument.parse(until, option: "--until", endOfDay: true) }
             if let limit, limit < 1 { throw CLIError.usage("--limit must be at least 1, got \(limit)") }
             if vehicle?.isEmpty == true { throw CLIError.usage("--vehicle needs a vehicle id") }
-            var settings = try ReaderSettings.load(paths)
             try IndexAccess.withIndex(settings) { index in
                 settings = try settings.withVehicles(from: index)
                 try VehicleFilter.check(vehicle, settings, index)
@@ -115,37 +115,5 @@ struct TripsShowCommand: AsyncParsableCommand {
                 }
             }
         }
-    }
-}
-
-/// `--since` / `--until` values.
-enum DateArgument {
-    /// `YYYY-MM-DD` (local midnight; with `endOfDay`, the next midnight), `YYYY-MM-DDTHH:MM[:SS]`
-    /// (local), or ISO 8601 with `Z`. Throws a usage error naming the option.
-    static func parse(_ text: String, option: String, endOfDay: Bool) throws -> GPSTime {
-        if let t = ISO8601.parse(text) { return t }
-        let digits = text.split(whereSeparator: { "-T:".contains($0) }).map(String.init)
-        let numbers = digits.compactMap { Int32($0) }
-        guard numbers.count == digits.count, [3, 5, 6].contains(numbers.count), text.count >= 10 else {
-            throw CLIError.usage("\(option): expected a date as YYYY-MM-DD, YYYY-MM-DDTHH:MM or ISO 8601, got \"\(text)\"")
-        }
-        var c = tm()
-        c.tm_year = numbers[0] - 1900
-        c.tm_mon = numbers[1] - 1
-        c.tm_mday = numbers[2]
-        c.tm_hour = numbers.count > 3 ? numbers[3] : 0
-        c.tm_min = numbers.count > 4 ? numbers[4] : 0
-        c.tm_sec = numbers.count > 5 ? numbers[5] : 0
-        c.tm_isdst = -1
-        guard (1...12).contains(numbers[1]), (1...31).contains(numbers[2]), c.tm_hour < 24, c.tm_min < 60, c.tm_sec < 61 else {
-            throw CLIError.usage("\(option): no such date or time: \"\(text)\"")
-        }
-        var check = c
-        guard mktime(&check) != -1, check.tm_mday == c.tm_mday, check.tm_mon == c.tm_mon else {
-            throw CLIError.usage("\(option): no such date: \"\(text)\"")
-        }
-        if endOfDay && numbers.count == 3 { c.tm_mday += 1 }
-        let seconds = mktime(&c)
-        return GPSTime(seconds: Int64(seconds))
     }
 }

@@ -66,11 +66,9 @@ struct TripsExportCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Units of the text inside (GPX descriptions): metric or imperial (default: [units] in the config).")
     var units: UnitsArgument?
 
-    /// The selection arguments; dates are read as `trips list` reads them (``DateArgument``).
-    func arguments() throws -> TripSelectionArguments {
-        let since = try since.map { try DateArgument.parse($0, option: "--since", endOfDay: false).description }
-        let until = try until.map { try DateArgument.parse($0, option: "--until", endOfDay: true).description }
-        return TripSelectionArguments(
+    /// The selection arguments; dates are read in the configured zone (``LocalTimeInput``).
+    func arguments() -> TripSelectionArguments {
+        TripSelectionArguments(
             ids: ids, all: all, since: since, until: until, vehicle: vehicle, includeDiscarded: includeDiscarded,
             includeVoided: includeVoided)
     }
@@ -78,19 +76,20 @@ struct TripsExportCommand: AsyncParsableCommand {
     func run() async throws {
         try await withExitCodes {
             if output?.isEmpty == true { throw CLIError.usage("-o needs a file name") }
+            let settings = try ReaderSettings.load(paths)
             let selection: TripSelection
             do {
-                selection = try arguments().selection()
+                selection = try arguments().selection(zone: settings.zone)
             } catch let problem as TripSelectionArguments.Problem {
                 throw CLIError.usage(problem.description)
             }
-            let settings = try ReaderSettings.load(paths)
             let index = try IndexAccess.open(settings)
             defer { try? index.close() }
             try VehicleFilter.check(vehicle, try settings.withVehicles(from: index), index)
             var options = ExportOptions(
                 createdAt: GPSTime(nanoseconds: Int64(Date().timeIntervalSince1970 * 1e9)),
                 units: units?.system ?? settings.units)
+            options.zone = settings.zone
             for v in settings.daemon.vehicles { options.vehicles[v.id] = v.vehicle }
             do {
                 try export(selection, from: index, options: options)
@@ -115,18 +114,5 @@ struct TripsExportCommand: AsyncParsableCommand {
         guard !file.isStandardOutput else { return }
         FileHandle.standardError.write(
             Data("logbook: wrote \(summary.trips) trip(s), \(summary.points) points, \(summary.bytes) bytes to \(output ?? AtomicFile.standardOutput)\n".utf8))
-    }
-}
-
-/// The local time zone, for dates a person types and times a person reads.
-enum LocalTime {
-    /// Seconds east of UTC at `time`.
-    static func offset(_ time: GPSTime) -> Int {
-        TimeZone.current.secondsFromGMT(for: Date(timeIntervalSince1970: time.seconds))
-    }
-
-    /// The zone's abbreviation at `time` (`CET`, `CEST`, `UTC`).
-    static func name(_ time: GPSTime) -> String {
-        TimeZone.current.abbreviation(for: Date(timeIntervalSince1970: time.seconds)) ?? "UTC"
     }
 }

@@ -53,7 +53,7 @@ package enum ConfigTables {
         "trip", "vehicle", "source", "privacy_zone", "power", "rule",
     ]
     /// Read by the readers of the record (`logbook`, `logbook-web`): where the index is, units.
-    package static let readers: Set<String> = ["index", "units", "places"]
+    package static let readers: Set<String> = ["index", "units", "places", "reimbursement"]
     /// `logbook-web`.
     package static let web: Set<String> = ["web"]
     /// `logbook-uplink`.

@@ -32,6 +32,9 @@ public struct ExportOptions: Sendable {
     /// The configured vehicles by id (`[[vehicle]]`), for names and the `vehicle` object; a
     /// vehicle not listed is shown by its id.
     public var vehicles: [String: Vehicle]
+    /// The zone of the human-readable times inside (GPX track name and description); the
+    /// data's times stay UTC.
+    public var zone: TimeZoneRules = .utc
 
     /// Creates options.
     public init(createdAt: GPSTime? = nil, units: UnitSystem = .metric, vehicles: [String: Vehicle] = [:]) {

@@ -36,11 +36,11 @@ public struct GPXWriter: TripTrackWriter {
         out.text(" <trk>\n  <name>")
         var name = "Trip \(trip.id)"
         if let start = trip.startedAt {
-            name += ", " + TripText.dateTime(start, utcOffset: 0) + " UTC"
+            name += ", " + options.zone.dateTimeWithZone(start)
         }
         out.xml(name)
         out.text("</name>\n  <desc>")
-        out.xml(TripText.shareSummary(trip, units: options.units, vehicleName: vehicleName(trip)))
+        out.xml(TripText.shareSummary(trip, units: options.units, vehicleName: vehicleName(trip), utcOffset: trip.startedAt.map(options.zone.offset) ?? 0))
         out.text("</desc>\n  <src>logbook</src>\n  <number>")
         out.integer(Int64(clamping: trip.id.rawValue))
         out.text("</number>\n  <extensions><logbook:trip")

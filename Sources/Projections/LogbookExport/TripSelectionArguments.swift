@@ -39,10 +39,9 @@ public struct TripSelectionArguments: Sendable, Hashable {
 
     /// The selection, or the reason there is none.
     ///
-    /// - Parameter utcOffset: seconds east of UTC at a time, for dates given as `YYYY-MM-DD`
-    ///   (a day starts at local midnight).
+    /// - Parameter zone: the zone dates and local times are read in (a day starts at local midnight).
     /// - Throws: ``Problem``.
-    public func selection(utcOffset: (GPSTime) -> Int = { _ in 0 }) throws(Problem) -> TripSelection {
+    public func selection(zone: TimeZoneRules = .utc) throws(Problem) -> TripSelection {
         if all == !ids.isEmpty {
             throw Problem(description: all ? "give trip numbers or --all, not both" : "give trip numbers or --all")
         }
@@ -59,24 +58,18 @@ public struct TripSelectionArguments: Sendable, Hashable {
         }
         if vehicle?.isEmpty == true { throw Problem(description: "--vehicle needs a vehicle id") }
         var query = TripQuery(vehicleID: vehicle, includeDiscarded: includeDiscarded, includeVoided: includeVoided)
-        query.since = try since.map { (s) throws(Problem) in try Self.time(s, "--since", endOfDay: false, utcOffset) }
-        query.until = try until.map { (s) throws(Problem) in try Self.time(s, "--until", endOfDay: true, utcOffset) }
+        query.since = try since.map { (s) throws(Problem) in try Self.time(s, "--since", endOfDay: false, zone) }
+        query.until = try until.map { (s) throws(Problem) in try Self.time(s, "--until", endOfDay: true, zone) }
         if let a = query.since, let b = query.until, a >= b { throw Problem(description: "--since must come before --until") }
         return .matching(query)
     }
 
-    /// `2026-11-22` (local midnight; with `endOfDay`, the next midnight, so the day counts) or
-    /// an ISO 8601 UTC time (`2026-11-22T10:00:00Z`).
-    static func time(_ text: String, _ option: String, endOfDay: Bool, _ utcOffset: (GPSTime) -> Int) throws(Problem)
-        -> GPSTime
-    {
-        if let t = ISO8601.parse(text) { return t }
-        let bad = Problem(description: "\(option): expected YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ, got \(text)")
-        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-            let midnightUTC = ISO8601.parse("\(text)T00:00:00Z")
-        else { throw bad }
-        let day = endOfDay ? GPSTime(seconds: midnightUTC.wholeSeconds + 86_400) : midnightUTC
-        return GPSTime(seconds: day.wholeSeconds - Int64(utcOffset(day)))
+    /// ``LocalTimeInput`` in `zone`; a plain `--until` date includes that day.
+    static func time(_ text: String, _ option: String, endOfDay: Bool, _ zone: TimeZoneRules) throws(Problem) -> GPSTime {
+        do {
+            return try LocalTimeInput.parse(text, zone: zone, endOfDay: endOfDay)
+        } catch {
+            throw Problem(description: "\(option): \(error.message)")
+        }
     }
 }

@@ -18,7 +18,8 @@ extension Garage {
     /// The clients that hold the index (the CLI, the web app) call this before they write, on
     /// the daemon path as on the direct one; the daemon itself checks only the entry's shape
     /// (``EntryCommand/draft(_:now:)``), because it never reads the history (it stays small).
-    public func check(_ entry: RecordEntry, trips: (any TripLookup)? = nil) throws(EntryProblem) {
+    /// With `allowDuplicateFill`, a fill-up like one already logged (``duplicateFill(of:)``) passes.
+    public func check(_ entry: RecordEntry, trips: (any TripLookup)? = nil, allowDuplicateFill: Bool = false) throws(EntryProblem) {
         switch (entry.type, entry.action) {
         case (VehicleRecord.type, .add):
             if let v = vehicle(entry.subject), !v.retired, !v.history.isEmpty {
@@ -39,6 +40,7 @@ extension Garage {
             }
             let fill = try FuelRecord(json: entry.fields)
             _ = try activeVehicle(fill.vehicle)
+            if !allowDuplicateFill { try checkDuplicateFill(fill) }
             try checkOdometer(vehicle: fill.vehicle, at: fill.at, km: fill.odometerKm, except: entry.subject)
             if let pending = fill.pending { _ = try openPendingFill(pending) }
         case (FuelRecord.type, .amend):

@@ -30,6 +30,11 @@ public struct MileageReport: Sendable {
         public var classification: TripClassification?
         /// Who drove (the trip's driver, else its vehicle's usual one).
         public var driver: String?
+        /// The vehicle's registration (number plate), when its record has one.
+        public var registration: String?
+        /// The allowance in force for the trip's class on its local date, and what it pays.
+        public var rate: ReimbursementRate?
+        public var reimbursement: Double? { rate.map { $0.amount(km: km) } }
         /// Every change made after the trip ended (classifications and corrections), oldest first.
         public var changes: [Change] = []
         public var km: Double { trip.distance / 1000 }
@@ -63,8 +68,14 @@ public struct MileageReport: Sendable {
     public var seal: JournalSeal
     /// km per class.
     public var totals: [String: Double]
-    /// month (`2026-01`) → class → km.
+    /// month (`2026-01`, local) → class → km.
     public var months: [String: [String: Double]]
+    /// The zone of the report's dates and times (its year runs from local 1 January).
+    public var zone: TimeZoneRules
+    /// Reimbursement per class, then per currency.
+    public var reimbursementTotals: [String: [String: Double]]
+    /// The rates the rows used, oldest first.
+    public var ratesUsed: [ReimbursementRate]
 
     /// - Parameters:
     ///   - trips: the year's trips (discarded ones are left out here; voided ones are listed
@@ -73,8 +84,9 @@ public struct MileageReport: Sendable {
     ///   - histories: every trip's changes (``Change``), by trip number.
     public init(
         year: Int, vehicle: String?, trips: [TripOverview], garage: Garage, calibrations: [String: OdometerCalibration], seal: JournalSeal,
-        histories: [TripID: [RecordedEntry]] = [:]
+        histories: [TripID: [RecordedEntry]] = [:], zone: TimeZoneRules = .utc, rates: [ReimbursementRate] = []
     ) {
+        self.zone = zone
         self.year = year
         self.vehicle = vehicle
         self.calibrations = calibrations
@@ -82,10 +94,16 @@ public struct MileageReport: Sendable {
         var rows: [Row] = []
         var totals: [String: Double] = [:]
         var months: [String: [String: Double]] = [:]
+        var money: [String: [String: Double]] = [:]
+        var used: Set<ReimbursementRate> = []
         let readings = Dictionary(grouping: garage.readings.filter { !$0.voided }, by: \.vehicle)
         for trip in trips.sorted(by: { $0.id < $1.id }) where !trip.discarded {
             var row = Row(trip: trip, classification: garage.classifications[trip.id])
             row.driver = trip.driver ?? trip.vehicleID.flatMap { garage.vehicle($0)?.record.driver }
+            row.registration = trip.vehicleID.flatMap { garage.vehicle($0)?.record.registration }
+            if !trip.voided, let start = trip.startedAt {
+                row.rate = ReimbursementRate.applying(rates, tripClass: row.tripClass, on: zone.wallClock(start).date)
+            }
             if let end = trip.endedAt {
                 row.changes = (histories[trip.id] ?? []).compactMap { e in
                     e.recordedAt.flatMap { $0 > end ? Change(entry: e, after: $0.seconds(since: end)) : nil }
@@ -98,20 +116,31 @@ public struct MileageReport: Sendable {
             guard !trip.voided else { continue }
             totals[row.tripClass, default: 0] += row.km
             if let start = trip.startedAt {
-                months[String(ISO8601.format(start).prefix(7)), default: [:]][row.tripClass, default: 0] += row.km
+                months[String(zone.date(start).prefix(7)), default: [:]][row.tripClass, default: 0] += row.km
+            }
+            if let rate = row.rate, let amount = row.reimbursement {
+                money[row.tripClass, default: [:]][rate.currency, default: 0] += amount
+                used.insert(rate)
             }
         }
         self.rows = rows
         self.totals = totals
         self.months = months
+        self.reimbursementTotals = money
+        self.ratesUsed = used.sorted { ($0.from.daysSinceEpoch, $0.tripClass) < ($1.from.daysSinceEpoch, $1.tripClass) }
     }
 
-    /// The UTC year span `[start, end)` of `year`.
-    public static func span(of year: Int) -> (GPSTime, GPSTime) {
-        let day: Int64 = 86_400_000_000_000
-        return (GPSTime(nanoseconds: CivilDate(year: year, month: 1, day: 1).daysSinceEpoch * day),
-                GPSTime(nanoseconds: CivilDate(year: year + 1, month: 1, day: 1).daysSinceEpoch * day))
+    /// The span `[start, end)` of `year` in `zone` (local 1 January to local 1 January).
+    public static func span(of year: Int, zone: TimeZoneRules = .utc) -> (GPSTime, GPSTime) {
+        func midnight(_ y: Int) -> GPSTime { GPSTime(seconds: zone.utc(fromLocal: CivilDate(year: y, month: 1, day: 1).daysSinceEpoch * 86_400)) }
+        return (midnight(year), midnight(year + 1))
     }
+
+    /// `2025-01-01`.
+    static func day(_ d: CivilDate) -> String { ISO8601.format(GPSTime(seconds: d.daysSinceEpoch * 86_400)).prefix(10).description }
+
+    /// `2,345.60 EUR`-style amount with two decimals (`12.34`).
+    static func money(_ v: Double?) -> String { v.map { NumberText.fixed($0, places: 2) } ?? "" }
 
     static func km(_ v: Double?) -> String { v.map { NumberText.fixed($0, places: 1) } ?? "" }
 
@@ -121,11 +150,16 @@ public struct MileageReport: Sendable {
         return NumberText.fixed(p.latitude, places: 5) + " " + NumberText.fixed(p.longitude, places: 5)
     }
 
-    /// `2026-03-01 08:15` (UTC) or empty.
-    static func time(_ t: GPSTime?) -> (String, String) {
+    /// The local date and `08:15 CET` in the report's zone, or empty.
+    func time(_ t: GPSTime?) -> (String, String) {
         guard let t else { return ("", "") }
-        let text = ISO8601.format(t)
-        return (String(text.prefix(10)), String(text.dropFirst(11).prefix(5)))
+        return (zone.date(t), zone.clock(t) + " " + zone.abbreviation(t))
+    }
+
+    /// `08:15` (UTC) or empty: the CSV's `start_utc`/`end_utc` columns.
+    static func utcClock(_ t: GPSTime?) -> String {
+        guard let t else { return "" }
+        return String(ISO8601.format(t).dropFirst(11).prefix(5))
     }
 
     /// How an odometer value was obtained, for the odometer columns' note.

@@ -55,12 +55,13 @@ public enum GarageStore {
         return tasks.map { ServiceDue($0, odometerNow: odometers[$0.vehicle], now: now) }
     }
 
-    /// The mileage report of `year` (UTC), sealed with the index's journal position and the
+    /// The mileage report of `year` (local, in `zone`), with `rates` applied, sealed with the index's journal position and the
     /// last checkpoint in the journal up to it.
     public static func report(
-        _ index: TripIndex, garage: Garage, year: Int, vehicle: String?, namer: PlaceNamer, journalDirectory: String
+        _ index: TripIndex, garage: Garage, year: Int, vehicle: String?, namer: PlaceNamer, journalDirectory: String,
+        zone: TimeZoneRules = .utc, rates: [ReimbursementRate] = []
     ) throws -> MileageReport {
-        let (start, end) = MileageReport.span(of: year)
+        let (start, end) = MileageReport.span(of: year, zone: zone)
         let trips = try index.trips(matching: TripQuery(vehicleID: vehicle, since: start, until: end, includeDiscarded: false)).map(namer.named)
         let histories = try index.histories()
         var calibrations: [String: OdometerCalibration] = [:]
@@ -69,7 +70,8 @@ public enum GarageStore {
         let checkpoint = try? JournalReader(directory: journalDirectory).lastCheckpoint(upTo: position.sequence)?.sequence
         let seal = MileageReport.JournalSeal(sequence: position.sequence, chainHead: position.chainHead, checkpointSequence: checkpoint ?? nil)
         return MileageReport(
-            year: year, vehicle: vehicle, trips: trips, garage: garage, calibrations: calibrations, seal: seal, histories: histories)
+            year: year, vehicle: vehicle, trips: trips, garage: garage, calibrations: calibrations, seal: seal, histories: histories,
+            zone: zone, rates: rates)
     }
 
     /// The named places in effect, by id (the `place` entries' subject).

@@ -17,6 +17,9 @@ public struct ReaderConfiguration: Sendable, Hashable {
     /// `[units] currency`: the ISO 4217 code of a fill-up entered without one (else the
     /// vehicle's last fill-up's, ``Garage/defaultCurrency(vehicle:configured:)``).
     public var currency: String?
+    /// `[units] time_zone`, else the system's (``TimeZoneFile``): local times in views and
+    /// in what people type.
+    public var timeZone: TimeZoneRules = .utc
     /// `[places] bundle`: the directory of the offline place-name bundle
     /// (`places.bin` + `places.manifest.json`); without one, places show as coordinates.
     public var placesBundle = "/usr/share/logbook/places"
@@ -53,12 +56,15 @@ public struct ReaderConfiguration: Sendable, Hashable {
             config.units = units
         }
         if let code = try reader.string("units.currency") { config.currency = try currency(code, file: source) }
+        config.timeZone = try TimeZoneFile.load(&reader, file: source, environment: environment)
         if let dir = try reader.string("places.bundle") {
             guard dir.hasPrefix("/") else {
                 throw ConfigError(key: "places.bundle", file: source, problem: "must be an absolute directory path, got \"\(dir)\"")
             }
             config.placesBundle = dir
         }
+        // `[[reimbursement]]` is the report's (LogbookGarageStore's ReimbursementConfig checks it).
+        _ = try reader.tables("reimbursement")
         try reader.rejectUnknownKeys(owned: ConfigTables.readers)
         return config
     }

@@ -4,6 +4,8 @@ package import LogbookCore
 package import LogbookRecords
 package import LogbookSettings
 internal import LogbookStore
+package import LogbookGarage
+internal import LogbookGarageStore
 
 /// What `logbook-web` reads from the shared configuration file: its own `[web]` table, the
 /// readers' tables (`[index]`, `[units]`, `[places]`) and the shared schema (``Settings``:
@@ -35,6 +37,10 @@ package struct WebConfiguration: Sendable {
     package var currency: String?
     /// The configured unit system.
     package var units: UnitSystem { imperialUnits ? .imperial : .metric }
+    /// `[units] time_zone`, else the system's: the zone pages show and forms read times in.
+    package var timeZone: TimeZoneRules = .utc
+    /// `[[reimbursement]]`: the report's mileage allowances.
+    package var reimbursement: [ReimbursementRate] = []
     /// `[places] bundle`: the offline place-name bundle the report names places with.
     package var placesBundle = "/usr/share/logbook/places"
     /// `[web] state_dir`, when set: where the web app keeps its own state (the logouts).
@@ -126,7 +132,7 @@ package struct WebConfiguration: Sendable {
         config.settings = try Settings.load(
             root: root, source: source, environment: environment,
             overrides: Settings.Overrides(stateDirectory: overrides.stateDirectory, runtimeDirectory: overrides.runtimeDirectory))
-        try config.read(&reader, file: source)
+        try config.read(&reader, file: source, environment: environment)
         try reader.rejectUnknownKeys(owned: ConfigTables.web.union(ConfigTables.readers))
         // The control socket's length is checked by Settings.load (issue 28, item 8).
         try config.apply(overrides)
@@ -140,7 +146,7 @@ package struct WebConfiguration: Sendable {
         return config
     }
 
-    private mutating func read(_ r: inout ConfigReader, file: String?) throws(ConfigError) {
+    private mutating func read(_ r: inout ConfigReader, file: String?, environment: [String: String]) throws(ConfigError) {
         if let s = try r.string("web.listen") { listen = try Self.address(s, key: "web.listen", file: file) }
         if let d = try r.double("web.session_days", in: 0.01...400) { sessionLifetime = d * 86_400 }
         if let b = try r.bool("web.secure_cookies") { secureCookies = b }
@@ -178,6 +184,8 @@ package struct WebConfiguration: Sendable {
             imperialUnits = s == "imperial"
         }
         if let s = try r.string("units.currency") { currency = try ReaderConfiguration.currency(s, file: file) }
+        timeZone = try TimeZoneFile.load(&r, file: file, environment: environment)
+        reimbursement = try ReimbursementConfig.load(&r, file: file)
     }
 
     private mutating func apply(_ o: Overrides) throws(ConfigError) {

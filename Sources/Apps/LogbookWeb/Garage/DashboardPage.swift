@@ -48,7 +48,7 @@ struct DashboardPage {
             <div><dt>Economy</dt><dd id="kpi-economy">\(HTML.escape(economy(s.litresPer100km)))</dd></div>
             <div><dt>Cost per \(format.imperial ? "mi" : "km")</dt><dd>\(HTML.escape(Self.money(perDistance(s.costPerKm), digits: 3)))</dd></div>
             <div><dt>Per \(format.imperial ? "gallon" : "litre")</dt><dd>\(HTML.escape(Self.money(s.costPerLitre.mapValues(format.units.perVolume), digits: 3)))</dd></div>
-            <div><dt>Last fill-up</dt><dd>\(HTML.escape(s.lastFill.map { String(ISO8601.format($0.at).prefix(10)) } ?? "–"))</dd></div>
+            <div><dt>Last fill-up</dt><dd>\(HTML.escape(s.lastFill.map { LocalTime.zone.date($0.at) } ?? "–"))</dd></div>
             </dl>
             </section>
             <section class="card">

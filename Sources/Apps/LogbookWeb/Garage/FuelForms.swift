@@ -41,12 +41,15 @@ enum FuelForms {
         let values = failure.values(for: "fuel-form", defaults)
         // Ticked unless a refused post untucked it: a fill-up is where the car is (as the CLI does).
         let ticked = failure?.form == "fuel-form" ? failure?.typed["car_position"] == "on" : car != nil
+        // Refused as a duplicate: the same form again, with a way to say it is another fill-up.
+        let duplicate = failure?.form == "fuel-form" && failure?.message.contains("same vehicle, odometer and litres") == true
+        let force = duplicate ? "<p><label><input type=\"checkbox\" name=\"force\"> Log it anyway: this is another fill-up</label></p>" : ""
         return """
             <section class="card">
             <h2>Log a fill-up</h2>
             \(FormHTML.form(
                 id: "fuel-form", action: "/garage/fuel", spec: add.in(units), values: values, vehicles: vehicles, submit: "Add fill-up",
-                extra: FormHTML.positionPickers(prefix: "fuel", car: car, ticked: ticked), prefix: "fuel"))
+                extra: force + FormHTML.positionPickers(prefix: "fuel", car: car, ticked: ticked), prefix: "fuel"))
             </section>
             """
     }
@@ -90,7 +93,7 @@ extension WebApp {
     func addFuelPages(to router: Router<WebContext>) {
         router.post("/garage/fuel") { request, context -> Response in
             try await formPost(
-                request, context, form: "fuel-form", spec: FuelForms.add.in(configuration.units), command: "fuel.add",
+                request, context, form: "fuel-form", spec: FuelForms.add.in(configuration.units), command: "fuel.add", forceField: "force",
                 fields: { (posted) throws(APIError) in
                     try await withDefaultCurrency(try await withFillPosition(try FuelForms.add.in(configuration.units).request(posted), posted))
                 },

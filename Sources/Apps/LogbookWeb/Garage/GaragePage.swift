@@ -62,7 +62,7 @@ struct GaragePage {
         let names = Dictionary(view.vehicles.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
         var rows = ""
         for f in view.fills {
-            let day = String(ISO8601.format(f.at).prefix(10))
+            let day = LocalTime.zone.date(f.at)
             let partial = f.full ? "" : " <span class=\"tag\">partial</span>"
             let link = HTML.escape("/garage/fuel/\(f.number)")
             let marks = (f.missed ? " <span class=\"tag\">missed before</span>" : "") + (f.history.count > 1 ? " <span class=\"tag\">changed</span>" : "")

@@ -80,17 +80,18 @@ extension WebApp {
             guard let y = Int(text), (1980...2200).contains(y) else { throw APIError.badRequest("year: expected a year such as 2026, got \"\(text)\"") }
             year = y
         } else {
-            year = Int(ISO8601.format(GPSClock.now()).prefix(4)) ?? 2026
+            year = LocalTime.zone.wallClock(GPSClock.now()).date.year
         }
         let vehicle = Self.nonEmpty(parameters, "vehicle")
         let configured = configuration.vehicles
         let journal = configuration.journalDirectory
+        let zone = configuration.timeZone, rates = configuration.reimbursement
         let naming = self.naming
         return try await shelf.read { index throws -> (MileageReport, [GarageVehicle]) in
             let garage = try GarageStore.garage(index, configured: configured)
             if let vehicle, garage.vehicle(vehicle) == nil { throw APIError.notFound("no vehicle \"\(vehicle)\"") }
             let namer = try naming.namer(index)
-            let report = try GarageStore.report(index, garage: garage, year: year, vehicle: vehicle, namer: namer, journalDirectory: journal)
+            let report = try GarageStore.report(index, garage: garage, year: year, vehicle: vehicle, namer: namer, journalDirectory: journal, zone: zone, rates: rates)
             return (report, garage.vehicles)
         }
     }

@@ -63,13 +63,13 @@ struct PriceChart {
             out += "<path d=\"\(path.joined(separator: " "))\" fill=\"none\" stroke=\"#d29922\" stroke-width=\"2.5\" stroke-linejoin=\"round\"/>\n"
         }
         for p in s.points {
-            let title = HTML.escape("\(ISO8601.format(p.at).prefix(10)): \(Format.fixed(p.perLitre, digits: 3)) \(s.currency)/\(unit)\(p.station.map { " at " + $0 } ?? "")")
+            let title = HTML.escape("\(LocalTime.zone.date(p.at)): \(Format.fixed(p.perLitre, digits: 3)) \(s.currency)/\(unit)\(p.station.map { " at " + $0 } ?? "")")
             out += "<circle class=\"point\" cx=\"\(EconomyChart.n(x(p)))\" cy=\"\(EconomyChart.n(y(p.perLitre)))\" r=\"4\" fill=\"#d29922\"><title>\(title)</title></circle>\n"
         }
         let ends = s.points.count > 1 ? [s.points.first, s.points.last].compactMap({ $0 }) : s.points
         for (i, p) in ends.enumerated() {
             out += "<text x=\"\(EconomyChart.n(x(p)))\" y=\"\(EconomyChart.n(Self.height - 10))\" text-anchor=\"\(EconomyChart.anchor(i, of: ends.count))\" font-size=\"12\" fill=\"#8b949e\">"
-                + HTML.escape(String(ISO8601.format(p.at).prefix(10))) + "</text>"
+                + HTML.escape(LocalTime.zone.date(p.at)) + "</text>"
         }
         return out + "<text x=\"\(EconomyChart.n(Self.left))\" y=\"10\" font-size=\"11\" fill=\"#8b949e\">\(HTML.escape(s.currency))/\(unit)</text>\n</svg>"
     }

@@ -52,6 +52,12 @@ struct ReportPage {
         for c in MileageReport.classes {
             cells += "<div><dt>\(HTML.escape(c))</dt><dd id=\"total-\(c)\">\(km(report.totals[c]))</dd></div>"
         }
+        // What `[[reimbursement]]` rates pay, per currency (the print page lists them per class).
+        var money: [String: Double] = [:]
+        for perCurrency in report.reimbursementTotals.values { for (cur, amount) in perCurrency { money[cur, default: 0] += amount } }
+        for (cur, amount) in money.sorted(by: { $0.key < $1.key }) {
+            cells += "<div><dt>reimbursement</dt><dd class=\"reimbursement\">\(HTML.escape(NumberText.fixed(amount, places: 2) + " " + cur))</dd></div>"
+        }
         return "<dl class=\"stats\" id=\"report-totals\">\(cells)</dl>"
     }
 

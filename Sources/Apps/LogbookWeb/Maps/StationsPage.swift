@@ -23,7 +23,7 @@ extension WebApp {
                 let prices = s.pricePerLitre.keys.sorted().map { Format.fixed(s.pricePerLitre[$0] ?? 0, digits: 3) + " " + $0 }
                 let name: String = HTML.escape(s.name ?? "(unnamed)")
                 let distance: String = s.distance.map { " · " + HTML.escape(units.distanceText($0)) } ?? ""
-                let last: String = HTML.escape(String(ISO8601.format(s.lastVisit).prefix(10)))
+                let last: String = HTML.escape(LocalTime.zone.date(s.lastVisit))
                 let litres: String = Format.fixed(s.litres, digits: 1)
                 let price: String = HTML.escape(prices.joined(separator: ", "))
                 let links: String = MapHTML.links(s.links, id: "station-links-\(i)")

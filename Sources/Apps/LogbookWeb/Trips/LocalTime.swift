@@ -1,59 +1,36 @@
 // SPDX-License-Identifier: MIT
 internal import LogbookCore
 internal import LogbookExport
-#if canImport(Glibc)
-    internal import Glibc
-#endif
+internal import Synchronization
 
-/// The Pi's time zone (`/etc/localtime`, `TZ`), as the CLI shows trips: pages show local
-/// times, the API stays UTC.
+/// The configured time zone (`[units] time_zone`, else the Pi's), as the CLI shows trips:
+/// pages show local times and read form times in it, the API stays UTC. ``WebApp`` sets it
+/// from its configuration.
 enum LocalTime {
-    /// Seconds east of UTC at `time`.
-    static func offset(_ time: GPSTime) -> Int {
-        var t = time_t(time.wholeSeconds)
-        var parts = tm()
-        guard localtime_r(&t, &parts) != nil else { return 0 }
-        return Int(parts.tm_gmtoff)
+    private static let current = Mutex<TimeZoneRules>(.utc)
+
+    /// The zone.
+    static var zone: TimeZoneRules {
+        get { current.withLock { $0 } }
+        set { current.withLock { $0 = newValue } }
     }
+
+    /// Seconds east of UTC at `time`.
+    static func offset(_ time: GPSTime) -> Int { zone.offset(time) }
 
     /// The zone's abbreviation at `time` (`CET`, `CEST`, `UTC`).
-    static func name(_ time: GPSTime) -> String {
-        var t = time_t(time.wholeSeconds)
-        var parts = tm()
-        guard localtime_r(&t, &parts) != nil, let zone = parts.tm_zone else { return "UTC" }
-        return String(cString: zone)
-    }
+    static func name(_ time: GPSTime) -> String { zone.abbreviation(time) }
 
-    /// The date and time of `time` in the Pi's zone, as the pages show them.
+    /// The date and time of `time` in the zone, as the pages show them.
     static func text(_ time: GPSTime) -> String { TripText.dateTime(time, utcOffset: offset(time)) }
 
-    /// `2026-11-23T10:30` (with `:05` when `seconds`) in the Pi's zone: the value of a
+    /// `2026-11-23T10:30` (with `:05` when `seconds`) in the zone: the value of a
     /// `datetime-local` input.
-    static func inputValue(_ time: GPSTime, seconds: Bool = false) -> String {
-        let local = GPSTime(seconds: time.wholeSeconds + Int64(offset(time)))
-        return String(ISO8601.format(local).prefix(seconds ? 19 : 16))
-    }
+    static func inputValue(_ time: GPSTime, seconds: Bool = false) -> String { zone.inputValue(time, seconds: seconds) }
 
-    /// An ISO 8601 time with its zone, or `YYYY-MM-DDTHH:MM[:SS]` (what a `datetime-local`
-    /// input sends) in the Pi's zone, as `logbook` reads `--at`; nil when it is neither.
-    static func parse(_ text: String) -> GPSTime? {
-        if let t = ISO8601.parse(text) { return t }
-        let parts = text.split(whereSeparator: { "-T:".contains($0) }).map(String.init)
-        let numbers = parts.compactMap { Int32($0) }
-        guard numbers.count == parts.count, numbers.count == 5 || numbers.count == 6, text.count >= 16 else { return nil }
-        var c = tm()
-        c.tm_year = numbers[0] - 1900
-        c.tm_mon = numbers[1] - 1
-        c.tm_mday = numbers[2]
-        c.tm_hour = numbers[3]
-        c.tm_min = numbers[4]
-        c.tm_sec = numbers.count > 5 ? numbers[5] : 0
-        c.tm_isdst = -1
-        guard (1...12).contains(numbers[1]), (1...31).contains(numbers[2]), (0..<24).contains(c.tm_hour), (0..<60).contains(c.tm_min),
-            (0..<61).contains(c.tm_sec)
-        else { return nil }
-        var check = c
-        guard mktime(&check) != -1, check.tm_mday == c.tm_mday, check.tm_mon == c.tm_mon else { return nil }
-        return GPSTime(seconds: Int64(mktime(&c)))
+    /// A form's time as `logbook` reads `--at` (``LocalTimeInput``: a date, a local time — what
+    /// a `datetime-local` input sends — or ISO 8601 with Z or an offset).
+    static func parse(_ text: String) throws(LocalTimeInput.Failure) -> GPSTime {
+        try LocalTimeInput.parse(text, zone: zone)
     }
 }

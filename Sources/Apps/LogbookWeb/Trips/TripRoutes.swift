@@ -55,6 +55,7 @@ extension WebApp {
                 throw APIError.badRequest("format: expected gpx, geojson or csv, got \"\(name)\"")
             }
             var options = ExportOptions(units: units)
+            options.zone = LocalTime.zone
             for v in await registryNow().all { options.vehicles[v.id] = v.vehicle }
             let bytes = try await shelf.read { [options] index -> [UInt8] in
                 let export = TripExport(format: format, options: options)
@@ -112,7 +113,7 @@ extension WebApp {
         let arguments = TripSelectionArguments(all: true, since: value("since"), until: value("until"), vehicle: value("vehicle"))
         let selection: TripSelection
         do throws(TripSelectionArguments.Problem) {
-            selection = try arguments.selection(utcOffset: LocalTime.offset)
+            selection = try arguments.selection(zone: LocalTime.zone)
         } catch {
             throw APIError.badRequest(error.description.replacing("--", with: ""))
         }

@@ -18,7 +18,7 @@ extension WebApp {
     ///
     /// - Throws: ``APIError``: 4xx with the message the CLI prints for the same refusal, 503
     ///   when neither logbookd nor the journal can take it.
-    func record(_ name: String, _ fields: [(String, JSONValue)]) async throws(APIError) -> JSONValue {
+    func record(_ name: String, _ fields: [(String, JSONValue)], allowDuplicateFill: Bool = false) async throws(APIError) -> JSONValue {
         guard let command = EntryCommand.named(name) else { throw APIError.notFound("no command \(name)") }
         let now = GPSClock.now()
         var request: [(String, JSONValue)] =
@@ -33,7 +33,7 @@ extension WebApp {
         } catch {
             throw Self.refusal(error)
         }
-        try await check(entry)
+        try await check(entry, allowDuplicateFill: allowDuplicateFill)
         let reply: JSONValue
         switch try await control.deliver(.object(request)) {
         case .replied(let answer):
@@ -51,7 +51,7 @@ extension WebApp {
 
     /// The checks `logbook` makes before it writes, against the index caught up now (a trip
     /// just stopped must be there to be corrected).
-    private func check(_ entry: RecordEntry) async throws(APIError) {
+    private func check(_ entry: RecordEntry, allowDuplicateFill: Bool) async throws(APIError) {
         let configured = configuration.vehicles, units = configuration.units
         shelf.invalidate()
         try await shelf.read { index throws in
@@ -62,7 +62,7 @@ extension WebApp {
             }
             var garage = try GarageStore.garage(index, configured: configured, types: GarageStore.withoutClassifications)
             garage.units = units
-            do throws(EntryProblem) { try garage.check(entry, trips: index) } catch { throw Self.refusal(error) }
+            do throws(EntryProblem) { try garage.check(entry, trips: index, allowDuplicateFill: allowDuplicateFill) } catch { throw Self.refusal(error) }
         }
     }
 
@@ -104,7 +104,7 @@ extension WebApp {
     static func refusal(_ problem: EntryProblem) -> APIError {
         switch problem.code {
         case "bad_request": APIError.badRequest(problem.message)
-        case "duplicate", "voided", "not_voided", "open_trip": APIError(.conflict, problem.code, problem.message)
+        case "duplicate", "duplicate_fill", "voided", "not_voided", "open_trip": APIError(.conflict, problem.code, problem.message)
         case "unknown_entry": APIError(.notFound, problem.code, problem.message)
         default: ControlGateway.error(code: problem.code, message: problem.message)
         }

@@ -84,11 +84,12 @@ struct FormInput: Sendable {
         case .integer:
             guard let n = Int(text) else { throw APIError.badRequest("\(label): \"\(text)\" is not a whole number") }
             return .number(Double(n))
-        case .time(let seconds):
-            guard let t = LocalTime.parse(text) else {
-                throw APIError.badRequest("\(label): expected a date and time such as 2026-11-23T09:30\(seconds ? ":00" : ""), got \"\(text)\"")
+        case .time:
+            do {
+                return .string(ISO8601.format(try LocalTime.parse(text)))
+            } catch {
+                throw APIError.badRequest("\(label): \(error.message)")
             }
-            return .string(ISO8601.format(t))
         default:
             return .string(text)
         }

@@ -12,8 +12,9 @@ extension WebApp {
     /// - Parameters:
     ///   - form: the failing form's id (the page fills that form with what was typed).
     ///   - request: the command's request fields from the posted form.
+    ///   - forceField: a checkbox that, ticked, logs a fill-up like one already logged.
     func formPost(
-        _ request: Request, _ context: WebContext, form: String, spec: FormSpec, command: String,
+        _ request: Request, _ context: WebContext, form: String, spec: FormSpec, command: String, forceField: String? = nil,
         fields: (FormFields) async throws(APIError) -> [(String, JSONValue)],
         done: (JSONValue) -> String,
         page: (FormFailure) async throws -> Response
@@ -21,7 +22,8 @@ extension WebApp {
         var request = request
         let posted = FormFields(try await request.collectBody(upTo: context.maxUploadSize).readableBytesView)
         do throws(APIError) {
-            let reply = try await record(command, try await fields(posted))
+            let force = forceField.map { posted[$0] == "on" } ?? false
+            let reply = try await record(command, try await fields(posted), allowDuplicateFill: force)
             return Responses.redirect(done(reply))
         } catch {
             logger.notice("web: \(command) refused", metadata: ["code": "\(error.code)", "reason": "\(error.message)"])
