@@ -34,14 +34,15 @@ struct PlaceTrackerTests {
 
     static let cases: [Case] = [
         Case(name: "one fix inside is no arrival", track: [(500, 0), (50, 1), (500, 2)], expected: []),
+        Case(name: "started outside, arrives", track: [(500, 0), (0, 1), (0, 2)], expected: ["enter@2"]),
         Case(name: "two fixes inside: enter at the second", track: [(500, 0), (50, 1), (40, 2), (30, 3)], expected: ["enter@2"]),
-        Case(name: "first fix of the day inside", track: [(0, 0), (0, 1)], expected: ["enter@1"]),
-        Case(name: "leave only beyond radius + hysteresis", track: [(0, 0), (0, 1), (120, 2), (149, 3), (151, 4)], expected: ["enter@1", "leave@4"]),
-        Case(name: "jitter across the radius after arriving: nothing", track: [(0, 0), (0, 1), (105, 2), (95, 3), (110, 4), (90, 5), (140, 6), (99, 7)], expected: ["enter@1"]),
+        Case(name: "started inside: no arrival, then a departure", track: [(0, 0), (0, 1), (200, 2)], expected: ["leave@2"]),
+        Case(name: "leave only beyond radius + hysteresis", track: [(300, 0), (0, 1), (0, 2), (120, 3), (149, 4), (151, 5)], expected: ["enter@2", "leave@5"]),
+        Case(name: "jitter across the radius after arriving: nothing", track: [(300, 0), (0, 1), (0, 2), (105, 3), (95, 4), (110, 5), (90, 6), (140, 7), (99, 8)], expected: ["enter@2"]),
         Case(name: "jitter before arriving: one fix in, one out, no arrival", track: [(101, 0), (99, 1), (101, 2), (99, 3), (101, 4)], expected: []),
         Case(name: "sparse fixes: the second fix inside 10 s later", track: [(300, 0), (50, 20), (50, 31)], expected: ["enter@31"]),
-        Case(name: "a drive away and back", track: [(0, 0), (0, 1), (500, 30), (900, 60), (80, 120), (60, 121)], expected: ["enter@1", "leave@30", "enter@121"]),
-        Case(name: "no hysteresis: leave just beyond the radius", track: [(0, 0), (0, 1), (101, 2)], expected: ["enter@1", "leave@2"]),
+        Case(name: "a drive away and back", track: [(0, 0), (0, 1), (500, 30), (900, 60), (80, 120), (60, 121)], expected: ["leave@30", "enter@121"]),
+        Case(name: "no hysteresis: leave just beyond the radius", track: [(300, 0), (0, 1), (0, 2), (101, 3)], expected: ["enter@2", "leave@3"]),
     ]
 
     @Test(arguments: cases) func decides(_ c: Case) {

@@ -37,6 +37,10 @@ public struct PlaceEvent: Sendable, Equatable {
 /// car parked at the edge, whose fixes jitter across the radius, makes no event storm: a fix
 /// outside resets a pending arrival, and once inside only a real departure counts.
 ///
+/// Where the first fix (after the daemon started) already is inside a place, the car was there
+/// before: the place becomes the current one without an event (no arrival, no hook), as Home
+/// Assistant's zones start.
+///
 /// Pure: no clock but the fixes' own times, no I/O.
 public struct PlaceTracker: Sendable {
     /// Metres beyond the radius a fix must be for a departure.
@@ -54,6 +58,8 @@ public struct PlaceTracker: Sendable {
     private var states: [String: State] = [:]
     /// Places entered, in order of arrival (the last is the current one).
     private var entered: [String] = []
+    /// The first fix fed: arrivals that began with it are not events.
+    private var firstFix: GPSTime?
 
     public init(hysteresis: Double = 50, enterFixes: Int = 2, enterSeconds: Double = 10) {
         self.hysteresis = hysteresis
@@ -92,6 +98,12 @@ public struct PlaceTracker: Sendable {
     public mutating func accept(latitude: Double, longitude: Double, time: GPSTime) -> [PlaceEvent] {
         var leaves: [PlaceEvent] = []
         var enters: [PlaceEvent] = []
+        if firstFix == nil { firstFix = time }
+        func enter(_ place: TrackedPlace, arrivingSince: GPSTime) {
+            states[place.id] = .inside(since: time)
+            entered.append(place.id)
+            if arrivingSince != firstFix { enters.append(PlaceEvent(kind: .enter, place: place, time: time)) }
+        }
         for place in places {
             let d = place.circle.distance(latitude: latitude, longitude: longitude)
             let isInside = d <= place.circle.radius
@@ -108,18 +120,14 @@ public struct PlaceTracker: Sendable {
                     continue
                 }
                 if count + 1 >= enterFixes || time.seconds(since: since) >= enterSeconds {
-                    states[place.id] = .inside(since: time)
-                    entered.append(place.id)
-                    enters.append(PlaceEvent(kind: .enter, place: place, time: time))
+                    enter(place, arrivingSince: since)
                 } else {
                     states[place.id] = .arriving(count: count + 1, since: since)
                 }
             case nil:
                 guard isInside, !removed.contains(place.id) else { continue }
                 if enterFixes <= 1 {
-                    states[place.id] = .inside(since: time)
-                    entered.append(place.id)
-                    enters.append(PlaceEvent(kind: .enter, place: place, time: time))
+                    enter(place, arrivingSince: time)
                 } else {
                     states[place.id] = .arriving(count: 1, since: time)
                 }
