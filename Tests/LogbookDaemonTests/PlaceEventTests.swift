@@ -88,6 +88,10 @@ import Testing
         // The hooks wrote their environment (renamed into place when complete).
         func env(_ name: String) -> String { (try? String(contentsOfFile: dir.file(name), encoding: .utf8)) ?? "" }
         #expect(await eventually { env("enter.env").contains("LOGBOOK_PLACE=end") && env("leave.env").contains("LOGBOOK_PLACE=start") })
+        // `logbook status`: "Place   at End since HH:MM" (local time of the arrival's fix; gpsd dates
+        // the log 1024 weeks late, so the date is shown too).
+        let status = try await runLogbook(["status", "--config", cfg])
+        #expect(status.out.contains("Place   at End since "), "status: \(status.out) \(status.err)")
         let stopped = await daemon.stop()
         #expect(stopped?.0 == 0, "log: \(daemon.log.suffix(2000))")
 
