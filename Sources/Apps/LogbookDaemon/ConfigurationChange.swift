@@ -23,7 +23,9 @@ struct ConfigurationChange: Sendable, Equatable {
         live("trip", old.trip != new.trip)
         live("hooks", old.hookOnTripStart != new.hookOnTripStart || old.hookOnTripEnd != new.hookOnTripEnd
             || old.hookTimeout != new.hookTimeout || old.hookOnFaultCode != new.hookOnFaultCode
-            || old.hookOnLowBattery != new.hookOnLowBattery)
+            || old.hookOnLowBattery != new.hookOnLowBattery || old.hookOnPlaceEnter != new.hookOnPlaceEnter
+            || old.hookOnPlaceLeave != new.hookOnPlaceLeave)
+        live("places.hysteresis_m", old.placeHysteresis != new.placeHysteresis)
         restart("gpsd.address", old.gpsd != new.gpsd)
         restart("state_dir", old.stateDirectory != new.stateDirectory)
         restart("runtime_dir", old.runtimeDirectory != new.runtimeDirectory)
@@ -49,6 +51,9 @@ struct ConfigurationChange: Sendable, Equatable {
         c.hookTimeout = new.hookTimeout
         c.hookOnFaultCode = new.hookOnFaultCode
         c.hookOnLowBattery = new.hookOnLowBattery
+        c.hookOnPlaceEnter = new.hookOnPlaceEnter
+        c.hookOnPlaceLeave = new.hookOnPlaceLeave
+        c.placeHysteresis = new.placeHysteresis
         return c
     }
 

@@ -19,6 +19,8 @@ public struct Daemon: Sendable {
     let journal: JournalWriter
     /// Every vehicle the journal and the configuration file know.
     let vehicles: VehicleRegistry
+    /// Every named place the journal knows (arrival and departure events).
+    let places: PlaceRegistry
     let bootID: String
     let logger: Logger
     let notifier: SystemdNotifier
@@ -62,6 +64,7 @@ public struct Daemon: Sendable {
         }
         previousTrip = Self.previousTrip(directory: configuration.journalDirectory, upTo: journal.durableSequence, logger: logger)
         vehicles = VehicleRegistry(carried: journal.carriedAtOpen)
+        places = PlaceRegistry(carried: journal.carriedAtOpen)
         try Self.seedVehicles(configuration, into: vehicles, journal: journal, logger: logger)
         let r = journal.recovery
         if r.diskFull {
@@ -135,7 +138,7 @@ public struct Daemon: Sendable {
         var control = ControlSocketService(
             path: configuration.controlSocketPath, group: configuration.controlGroup,
             handler: DaemonControlHandler(
-                state: state, events: continuation, vehicles: vehicles, journal: journal, dashboard: dashboard,
+                state: state, events: continuation, vehicles: vehicles, places: places, journal: journal, dashboard: dashboard,
                 importer: ImportTripWriter(journal: journal, wallClock: wallClockNow)),
             updates: updates, logger: logger)
         control.onListening = { socketUp.open() }
@@ -151,7 +154,7 @@ public struct Daemon: Sendable {
         }
         entries.append(Entry(service: PipelineService(
             events: events, state: state, notifier: notifier, logger: logger, configuration: configuration,
-            journal: journal, vehicles: vehicles, bootID: bootID, stall: stall, updates: updates, startup: socketUp,
+            journal: journal, vehicles: vehicles, places: places, bootID: bootID, stall: stall, updates: updates, startup: socketUp,
             reloadHooks: reloadHooks, previousTrip: previousTrip, ticks: ticks, live: live, dashboard: dashboard)))
         // Without its socket the daemon still records trips: a bind failure is logged, not fatal.
         entries.append(Entry(service: control, successTerminationBehavior: .ignore, failureTerminationBehavior: .ignore))

@@ -15,6 +15,8 @@ struct DaemonControlHandler: ControlHandler {
     let events: AsyncStream<PipelineEvent>.Continuation
     /// Every known vehicle (entries written here and reloads change it).
     let vehicles: VehicleRegistry
+    /// Named places: a place entry written here takes effect at the next fix.
+    let places: PlaceRegistry
     let journal: JournalWriter
     /// Rewrites dashboard.json after a garage entry (nil without a `logbook` beside us).
     let dashboard: DashboardRefresher?
@@ -78,8 +80,10 @@ struct DaemonControlHandler: ControlHandler {
             return .failure(ControlError(code: error.code, message: error.message))
         }
         do {
-            let sequence = try journal.append(.entry(UserEntry(entry, recordedAt: now)))
+            let user = UserEntry(entry, recordedAt: now)
+            let sequence = try journal.append(.entry(user))
             vehicles.apply(entry)
+            places.apply(user)
             try await journal.waitDurable(sequence)
             dashboard?.request()
             return .success(.object([

@@ -8,14 +8,14 @@ internal import LogbookPOSIX
     internal import Glibc
 #endif
 
-/// Runs the configured hooks (`[hooks]`): a shell command per trip start and end, fault code
-/// and low battery, with the event's data in `LOGBOOK_*` environment variables (start a
+/// Runs the configured hooks (`[hooks]`): a shell command per trip start and end, fault code,
+/// low battery and arrival at or departure from a place, with the event's data in `LOGBOOK_*` environment variables (start a
 /// dashcam, set do-not-disturb, send a notification, shut the Pi down).
 ///
 /// Hooks run on a Dispatch queue of their own, never in the pipeline: a slow or hanging hook
 /// is killed after the timeout and its output is logged, but nothing waits for it.
 final class HookRunner: Sendable {
-    /// Commands by event: `start`, `end`, `fault_code`, `low_battery`.
+    /// Commands by event: `start`, `end`, `fault_code`, `low_battery`, `place_enter`, `place_leave`.
     let commands: [String: String]
     let timeout: Double
     private let logger: Logger
@@ -30,7 +30,10 @@ final class HookRunner: Sendable {
 
     /// The commands of `c`'s `[hooks]`, or nil when none is set.
     static func commands(of c: Settings) -> [String: String]? {
-        let all = ["start": c.hookOnTripStart, "end": c.hookOnTripEnd, "fault_code": c.hookOnFaultCode, "low_battery": c.hookOnLowBattery]
+        let all = [
+            "start": c.hookOnTripStart, "end": c.hookOnTripEnd, "fault_code": c.hookOnFaultCode, "low_battery": c.hookOnLowBattery,
+            "place_enter": c.hookOnPlaceEnter, "place_leave": c.hookOnPlaceLeave,
+        ]
         let set = all.compactMapValues { $0 }
         return set.isEmpty ? nil : set
     }

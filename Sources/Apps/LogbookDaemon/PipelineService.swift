@@ -22,6 +22,8 @@ struct PipelineService: Service {
     let configuration: Settings
     let journal: JournalWriter
     let vehicles: VehicleRegistry
+    /// Named places, for arrival and departure events (``PlaceRecorder``).
+    let places: PlaceRegistry
     let bootID: String
     let stall: StallSwitch
     /// Watchers on the control socket get every change at once (fix→watch latency).
@@ -45,6 +47,7 @@ struct PipelineService: Service {
         var running = configuration
         var recorder = TripRecorder(configuration: configuration, journal: journal, vehicles: vehicles, logger: logger, bootID: bootID)
         var obd = OBDRecorder(configuration: configuration, vehicles: vehicles, journal: journal, logger: logger)
+        var arrivals = PlaceRecorder(registry: places, configuration: configuration, logger: logger)
         var status = StatusLine(notifier: notifier)
         status.set("waiting for gpsd at \(configuration.gpsd)")
         await startup.wait(upTo: .seconds(5))
@@ -65,7 +68,7 @@ struct PipelineService: Service {
             var news = false
             switch event {
             case .gps(let batch):
-                for e in batch { news = handle(e, &recorder) || news }
+                for e in batch { news = handle(e, &recorder, &arrivals) || news }
             case .signal(let signal):
                 recorder.handle(.signal(signal), at: now())
                 news = true
@@ -101,6 +104,7 @@ struct PipelineService: Service {
                 news = true
             case .reload:
                 reload(&running, &recorder, at: now())
+                arrivals.reconfigure(running)
                 obd.reconfigure(running)
                 news = true
             case .power(let reading):
@@ -164,7 +168,7 @@ struct PipelineService: Service {
     }
 
     /// Returns true when the event is news for STATUS= (connection changes).
-    private func handle(_ event: GPSDEvent, _ recorder: inout TripRecorder) -> Bool {
+    private func handle(_ event: GPSDEvent, _ recorder: inout TripRecorder, _ arrivals: inout PlaceRecorder) -> Bool {
         switch event {
         case .connected:
             state.update { $0.gps.connected = true }
@@ -189,6 +193,8 @@ struct PipelineService: Service {
             let accepted = recorder.engine.filterCounters.accepted
             recorder.handle(.fix(fix), at: now())
             guard recorder.engine.filterCounters.accepted > accepted else { return false }
+            let vehicle = recorder.current?.vehicle
+            let arrived = arrivals.handle(fix, vehicle: vehicle, vehicleName: vehicles.vehicle(vehicle)?.name, recorder: &recorder, at: now())
             // Inside a privacy zone the live state names the zone instead of the position.
             let zones = recorder.engine.configuration.privacyZones
             let zone = zones.isEmpty ? nil : PrivacyZone.first(containingLatitude: fix.latitude, longitude: fix.longitude, in: zones)
@@ -202,8 +208,10 @@ struct PipelineService: Service {
                 s.gps.track = zone == nil ? fix.track : nil
                 s.gps.eph = zone == nil ? fix.eph : nil
                 if let n = fix.satellitesUsed { s.gps.satellitesUsed = n }
+                s.place = arrivals.live
             }
-            return false
+            if arrived { live.publishNow() }
+            return arrived
         }
     }
 

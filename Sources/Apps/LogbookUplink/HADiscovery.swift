@@ -109,7 +109,8 @@ public enum HADiscovery {
             m += [("device", device), ("origin", origin), ("qos", .number(1))]
             switch (e.component, e.key) {
             case ("device_tracker", _):
-                m += [("json_attributes_topic", .string(topics.vehicleLocation(vehicle.id))), ("source_type", .string("gps"))]
+                m += [("json_attributes_topic", .string(topics.vehicleLocation(vehicle.id))), ("source_type", .string("gps")),
+                      ("state_topic", .string(topics.vehiclePlace(vehicle.id))), ("payload_reset", .string(MQTTTopics.noPlace))]
             case ("binary_sensor", _):
                 m += [("state_topic", .string(state)),
                       ("value_template", .string("{{ 'ON' if value_json.\(e.key) else 'OFF' }}")),

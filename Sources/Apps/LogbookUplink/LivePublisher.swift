@@ -64,6 +64,7 @@ public final class LivePublisher: Service, Sendable {
         var states: [String: JSONValue] = [:]
         var lastTrips: [String: JSONValue] = [:]
         var locations: [String: JSONValue] = [:]
+        var places: [String: String] = [:]
     }
 
     func loop(_ signal: WorkerSignal) {
@@ -142,6 +143,12 @@ public final class LivePublisher: Service, Sendable {
                 send(topics.vehicleLocation(v.id), loc.serialized, retain: true)
                 p.locations[v.id] = loc
             }
+            // The place the car arrived at names the tracker's state (`None`: HA's zones decide).
+            if !onlyLedgerChanges, holder == v.id, let view, p.places[v.id] != (view.place ?? MQTTTopics.noPlace) {
+                let place = view.place ?? MQTTTopics.noPlace
+                send(topics.vehiclePlace(v.id), place, retain: true)
+                p.places[v.id] = place
+            }
         }
     }
 
@@ -177,6 +184,7 @@ public final class LivePublisher: Service, Sendable {
             ("connected", gps?["connected"] ?? .null), ("mode", gps?["mode"] ?? .null),
             ("power", live["power"]?["status"] ?? .null), ("power_since_boot", live["power"]?["since_boot"] ?? .null),
             ("lat", rounded(gps?["lat"]?.doubleValue)), ("lon", rounded(gps?["lon"]?.doubleValue)),
+            ("place", live["place"]?["name"] ?? .null),
         ])
     }
 

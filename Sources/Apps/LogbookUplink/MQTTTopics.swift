@@ -31,6 +31,13 @@ public struct MQTTTopics: Sendable, Hashable {
     /// Retained per-vehicle position for Home Assistant's `device_tracker`.
     public func vehicleLocation(_ vehicle: String) -> String { base + "/vehicle/" + Self.segment(vehicle) + "/location" }
 
+    /// Retained per-vehicle place: the name of the place the car arrived at, or `None` (Home
+    /// Assistant's `payload_reset`: its zones decide from the position again). The
+    /// `device_tracker`'s state topic, so it shows the place name as it does for its zones.
+    public func vehiclePlace(_ vehicle: String) -> String { base + "/vehicle/" + Self.segment(vehicle) + "/place" }
+    /// What ``vehiclePlace(_:)`` carries when the car is at no place.
+    public static let noPlace = "None"
+
     /// A topic level or discovery id from free text: `[A-Za-z0-9_-]`, others become `_`.
     public static func segment(_ text: String) -> String {
         let out = text.unicodeScalars.map { u -> Character in

@@ -16,6 +16,8 @@ public struct LiveView: Sendable, Equatable {
     public var longitude: Double?
     public var eph: Double?
     public var gpsTime: String?
+    /// The name of the place (or privacy zone) the car arrived at, nil elsewhere.
+    public var place: String?
 
     /// Reads the daemon's live document (schema 1); nil when it is not one.
     public init?(live: JSONValue, defaultVehicle: String) {
@@ -31,6 +33,7 @@ public struct LiveView: Sendable, Equatable {
         longitude = gps["lon"]?.doubleValue
         eph = gps["eph_m"]?.doubleValue
         gpsTime = gps["time"]?.stringValue
+        place = live["place"]?["name"]?.stringValue
     }
 }
 

@@ -10,6 +10,7 @@ enum LiveStateFormatter {
         let ageText = age.map { String(format: "%.1f s ago", max(0, $0)) } ?? "at an unknown time"
         lines.append("logbookd — updated \(ageText) (seq \(seq))")
         if let gps = doc["gps"] { lines += renderGPS(gps, privacyZone: doc["in_privacy_zone"]?.stringValue) }
+        if let line = renderPlace(doc["place"]) { lines.append(line) }
         if let journal = doc["journal"], let status = journal["status"]?.stringValue, status != "ok" {
             lines.append(renderJournalProblem(status, journal))
         }
@@ -41,6 +42,15 @@ enum LiveStateFormatter {
         if let t = gps["track_deg"]?.doubleValue { where_ += String(format: " · heading %.0f°", t) }
         if let e = gps["eph_m"]?.doubleValue { where_ += String(format: " · ±%.0f m", e) }
         return [head, where_, counters(gps)]
+    }
+
+    /// "Place   at home since 18:02" (local time; the date too when not today), nil when the
+    /// car is at no named place or privacy zone.
+    static func renderPlace(_ place: JSONValue?) -> String? {
+        guard let place, let name = place["name"]?.stringValue, let since = place["since"]?.stringValue.flatMap(ISO8601.parse) else { return nil }
+        let today = TripFormat.dateTime(GPSTime(nanoseconds: Int64(Date().timeIntervalSince1970 * 1e9))).prefix(10)
+        let day = TripFormat.dateTime(since)
+        return "Place   at \(name) since \(day.hasPrefix(today) ? TripFormat.hourMinute(since) : day)"
     }
 
     /// "Journal disk full — 12 % of the memory buffer used, retrying every few seconds".

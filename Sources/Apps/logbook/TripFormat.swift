@@ -59,6 +59,12 @@ struct TripFormat {
         return String(format: "%02d:%02d:%02d", c.hour, c.minute, c.second)
     }
 
+    /// `18:02` in local time.
+    static func hourMinute(_ t: GPSTime) -> String {
+        let c = local(t)
+        return String(format: "%02d:%02d", c.tm_hour, c.tm_min)
+    }
+
     /// `17 Nov` in local time.
     static func dayAndMonth(_ t: GPSTime) -> String {
         let c = LocalZone.rules.wallClock(t).date

@@ -10,6 +10,8 @@ public struct LiveState: Sendable, Equatable {
     public var gps = GPSBlock()
     /// The privacy zone the car is in: then `gps` carries no position, speed or heading.
     public var inPrivacyZone: String?
+    /// The named place or privacy zone the car arrived at (``PlaceTracker``) and since when.
+    public var place: PlaceBlock?
     /// Whether the journal is writing, or holding records in memory (a full disk).
     public var journal = JournalBlock()
     /// The Pi's supply: under-voltage and throttling (``ThrottledFlags``).
@@ -143,6 +145,7 @@ extension LiveState {
             ("updated_at", .string(updatedAt.description)),
             ("gps", gps.json),
             ("in_privacy_zone", .string(inPrivacyZone)),
+            ("place", place?.json ?? .null),
             ("journal", journal.json),
             ("power", power.json),
             ("trip", trip?.json ?? .null),

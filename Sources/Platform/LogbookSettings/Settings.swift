@@ -53,6 +53,13 @@ public struct Settings: Sendable {
     public var hookOnTripStart: String?
     public var hookOnTripEnd: String?
     public var hookTimeout: Double = 30
+    /// `[hooks] on_place_enter` / `on_place_leave`: the car arrived at or left a named place
+    /// or a privacy zone.
+    public var hookOnPlaceEnter: String?
+    public var hookOnPlaceLeave: String?
+    /// `[places] hysteresis_m`: how far beyond a place's radius a fix must be before the car
+    /// counts as having left it (GPS jitter at the edge makes no events).
+    public var placeHysteresis: Double = 50
     /// `[hooks] on_service_due`: run by `logbook dashboard refresh` when a service task
     /// becomes due (logbookd runs that refresh after trip ends and garage writes).
     public var hookOnServiceDue: String?
@@ -172,6 +179,9 @@ public struct Settings: Sendable {
         hookOnFaultCode = try r.string("hooks.on_fault_code")
         hookOnUnclassified = try r.string("hooks.on_unclassified")
         hookOnLowBattery = try r.string("hooks.on_low_battery")
+        hookOnPlaceEnter = try r.string("hooks.on_place_enter")
+        hookOnPlaceLeave = try r.string("hooks.on_place_leave")
+        if let d = try r.double("places.hysteresis_m", in: 0...10_000) { placeHysteresis = d }
         if let d = try r.double("hooks.timeout_s", in: 0.1...3600) { hookTimeout = d }
         if let b = try r.bool("shutdown.logind_inhibitor") { logindInhibitor = b }
         logindBusAddress = try r.string("shutdown.logind_bus")

@@ -65,6 +65,9 @@ public struct ReaderConfiguration: Sendable, Hashable {
         }
         // `[[reimbursement]]` is the report's (LogbookGarageStore's ReimbursementConfig checks it).
         _ = try reader.tables("reimbursement")
+        // logbookd's key in the shared `[places]` table (arrival events): known here, so the
+        // table's unknown-key check passes, and checked the same way.
+        _ = try reader.double("places.hysteresis_m", in: 0...10_000)
         try reader.rejectUnknownKeys(owned: ConfigTables.readers)
         return config
     }

@@ -25,8 +25,8 @@ struct InteropMessage {
 /// Turns journal items into ``InteropMessage``s, keeping which trip belongs to which vehicle
 /// (the ``VehicleLedger``, saved with the cursor) and each open trip's last point.
 ///
-/// Places: no record kind for place events exists yet; a signal `place:NAME` (on = entered,
-/// off = left) becomes a ``InteropMessage/Kind/place(name:entered:time:at:)`` message, which
+/// Places: logbookd journals arrivals and departures as signals `place:ID` (on = entered,
+/// off = left; docs/places.md), and each becomes a ``InteropMessage/Kind/place(name:entered:time:at:)`` message, which
 /// the OwnTracks sink sends as `_type: transition`. Privacy-zone crossings are never sent.
 struct InteropFeed {
     var ledger = VehicleLedger()

@@ -171,6 +171,8 @@ package struct WebConfiguration: Sendable {
             }
             configuredIndexPath = s
         }
+        // logbookd's key in the shared `[places]` table: known here for the unknown-key check.
+        _ = try r.double("places.hysteresis_m", in: 0...10_000)
         if let s = try r.string("places.bundle") {
             guard s.hasPrefix("/") else {
                 throw ConfigError(key: "places.bundle", file: file, problem: "must be an absolute directory path, got \"\(s)\"")
