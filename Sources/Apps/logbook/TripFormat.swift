@@ -59,10 +59,10 @@ struct TripFormat {
         return String(format: "%02d:%02d:%02d", c.hour, c.minute, c.second)
     }
 
-    /// `18:02` in local time.
+    /// `18:02` in the configured zone.
     static func hourMinute(_ t: GPSTime) -> String {
-        let c = local(t)
-        return String(format: "%02d:%02d", c.tm_hour, c.tm_min)
+        let c = LocalZone.rules.wallClock(t)
+        return String(format: "%02d:%02d", c.hour, c.minute)
     }
 
     /// `17 Nov` in local time.
