@@ -84,7 +84,7 @@ run_logbookd() {
         kill -KILL "$elm_pid" 2>/dev/null || true
         wait "$elm_pid" 2>/dev/null || true
         exec 8>&-
-        grep -q 'OBD: the car answers' "$dir/log" || echo "gps-bench: run $1: the obd source never reached the car" >&2
+        grep -q 'OBD: the car answers\|OBD: a car with a VIN' "$dir/log" || echo "gps-bench: run $1: the obd source never reached the car" >&2
     fi
     local fixes
     fixes="$(/usr/bin/python3 -c 'import json,sys; g=json.load(open(sys.argv[1]))["gps"]; print(g["fixes"]+g["rejected"])' "$dir/run/live.json")"
