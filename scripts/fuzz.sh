@@ -9,6 +9,8 @@
 #
 #   scripts/fuzz.sh [SECONDS] [HARNESS...]      (default 30 s each, all five)
 #   LOGBOOK_FUZZ_RUNS=N scripts/fuzz.sh ...      stop after N inputs (or SECONDS, whichever first)
+#   LOGBOOK_FUZZ_TIMEOUT=S scripts/fuzz.sh ...   one input's limit (default 10 s; wall time, so a
+#                                                 long run beside other work wants more)
 #
 # Builds `logbook-fuzz` in release with --sanitize=fuzzer,address in .build-fuzz (its own
 # scratch path). Seeds: fuzz/corpus/HARNESS (in the repo, small); what the run adds goes to
@@ -42,7 +44,7 @@ for h in "${harnesses[@]}"; do
     log="$scratch/fuzz-$h.log"
     start=$(date +%s.%N)
     set +e
-    ASAN_OPTIONS=detect_leaks=0 "$bin" "$h" -max_total_time="$seconds" ${LOGBOOK_FUZZ_RUNS:+-runs=$LOGBOOK_FUZZ_RUNS} -timeout=10 \
+    ASAN_OPTIONS=detect_leaks=0 "$bin" "$h" -max_total_time="$seconds" ${LOGBOOK_FUZZ_RUNS:+-runs=$LOGBOOK_FUZZ_RUNS} -timeout="${LOGBOOK_FUZZ_TIMEOUT:-10}" \
         -rss_limit_mb=2048 -malloc_limit_mb=256 -max_len=65536 -print_final_stats=1 \
         -artifact_prefix="$scratch/crashes/$h/" "$scratch/corpus/$h" "fuzz/corpus/$h" >"$log" 2>&1
     rc=$?
