@@ -5,11 +5,13 @@ import LogbookJournal
 import LogbookRecords
 import LogbookTestSupport
 import LogbookUplink
+import Logging
 import Testing
 
 /// Place events (`place:ID` signals, as logbookd journals them) reach the OwnTracks Recorder
 /// (`scripts/interop-receiver.py`, schema-checked) as `_type: transition`, with or without an
-/// open trip; a privacy zone's events are not sent (the schema requires a position).
+/// open trip, and after a restart past the place entries; a privacy zone's events are not sent
+/// (the schema requires a position).
 @Suite(.serialized) struct PlaceTransitionTests {
     static func signal(_ id: String, on: Bool, at time: GPSTime) -> JournalRecord {
         .signal(SignalEvent(source: "place:\(id)", vehicleID: "golf", on: on, gpsTime: time, monotonicNanoseconds: 1))
@@ -91,5 +93,18 @@ import Testing
         let lastPoint = try #require(journal.points.last?.1)
         #expect(abs((enter["lat"]?.doubleValue ?? 0) - lastPoint.latitude) < 1e-7 && abs((enter["lon"]?.doubleValue ?? 0) - lastPoint.longitude) < 1e-7)
         #expect(uplink.process.stop() == 0, "\(uplink.process.log)")
+
+        // A restart past the place entries (the cursor is beyond them): the office is still
+        // known, from the places saved with the cursor.
+        let writer = try JournalWriter.open(
+            JournalConfiguration(directory: journal.journalDirectory, stateDirectory: journal.stateDirectory), logger: Logger(label: "test"))
+        _ = try writer.append(Self.signal("office", on: false, at: GPSTime(nanoseconds: last.time.nanoseconds + 600 * second)))
+        try await writer.close()
+        let again = try UplinkRun.start(config: dir.file("u.toml"))
+        defer { _ = again.process.stop() }
+        #expect(await eventually(.seconds(30)) { stored("transition").count == 3 }, "\(again.process.log.suffix(2000))")
+        let after = try #require(stored("transition").last?["message"])
+        #expect(after["event"]?.stringValue == "leave" && after["desc"]?.stringValue == "Office" && after["wtst"]?.doubleValue == Double(created.wholeSeconds))
+        #expect(again.process.stop() == 0, "\(again.process.log)")
     }
 }
