@@ -7,8 +7,9 @@ import LogbookTestSupport
 import Logging
 
 /// A real journal (fsync'd by the real writer) of a recorded drive, written in-process from
-/// the NMEA log: trip start, the points in commits of `chunk`, a vehicle and an odometer
-/// entry, `beforeEnd` (signals, entries a test adds), trip end. A checkpoint is signed at every commit.
+/// the NMEA log: a vehicle and an odometer entry, `beforeStart` (given the first fix's time),
+/// trip start, the points in commits of `chunk`, `beforeEnd` (signals, entries a test adds),
+/// trip end, `afterEnd`. A checkpoint is signed at every commit.
 struct JournalFixture {
     let stateDirectory: String
     var journalDirectory: String { stateDirectory + "/journal" }
@@ -16,7 +17,9 @@ struct JournalFixture {
     let points: [(UInt64, TripPoint)]
 
     static func write(log: String = "munich-gps.nmea", stateDirectory: String, vehicle: String = "golf", chunk: Int = 200,
-                      limit: Int? = nil, beforeEnd: (_ last: GPSTime?) -> [JournalRecord] = { _ in [] }) async throws -> JournalFixture {
+                      limit: Int? = nil, beforeStart: (_ first: GPSTime?) -> [JournalRecord] = { _ in [] },
+                      beforeEnd: (_ last: GPSTime?) -> [JournalRecord] = { _ in [] },
+                      afterEnd: (_ last: GPSTime?) -> [JournalRecord] = { _ in [] }) async throws -> JournalFixture {
         let text = try String(contentsOfFile: TestPaths.gpsLog(log), encoding: .isoLatin1)
         var fixes = NMEAReader.fixes(in: text).filter { $0.mode.rawValue >= 2 }
         if let limit { fixes = Array(fixes.prefix(limit)) }
@@ -31,6 +34,7 @@ struct JournalFixture {
         let reading = OdometerRecord(vehicle: vehicle, at: before, odometerKm: 12_000)
         _ = try journal.append(.entry(UserEntry(
             reading.entry(subject: FuelRecord.subject(vehicle: vehicle, at: before), origin: "test"), recordedAt: before)))
+        for record in beforeStart(fixes.first?.time) { _ = try journal.append(record) }
         let id = journal.nextTripID()
         _ = try journal.append(.tripStarted(TripStarted(
             id: id, vehicleID: vehicle, reason: "manual", gpsTime: fixes.first?.time, monotonicNanoseconds: 1, bootID: "test")))
@@ -53,6 +57,7 @@ struct JournalFixture {
             id: id, reason: "manual", gpsTime: fixes.last?.time,
             summary: TripSummary(distance: distance, duration: duration, maxSpeed: 20, averageSpeed: distance / max(duration, 1),
                                  pointCount: count))))
+        for record in afterEnd(fixes.last?.time) { _ = try journal.append(record) }
         try await journal.close()
         return try JournalFixture(stateDirectory: stateDirectory)
     }

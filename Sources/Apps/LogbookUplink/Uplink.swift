@@ -118,7 +118,7 @@ public enum Uplink {
             }
             guard o.transport == "http" || ownTracksMQTT != nil else { throw .system("owntracks: transport mqtt needs a broker connection") }
             let sink = OwnTracksSink(settings: o, device: device.id, defaultVehicle: c.defaultVehicle, stateDirectory: c.stateDirectory,
-                                     mqtt: o.transport == "mqtt" ? ownTracksMQTT : nil, logger: logger)
+                                     privacyZones: c.privacyZones, mqtt: o.transport == "mqtt" ? ownTracksMQTT : nil, logger: logger)
             sinks.append((sink, o.batchPoints, o.drainRate))
         }
         if let o = c.overland {

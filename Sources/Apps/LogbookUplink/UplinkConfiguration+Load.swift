@@ -44,7 +44,9 @@ extension UplinkConfiguration {
         if let s = try r.string("uplink.log_level") { c.logLevel = try level(s, "uplink.log_level") }
         if let d = try r.double("uplink.poll_interval_s", in: 0.05...60) { c.pollInterval = d }
         let tripDefault = try r.string("trip.default_vehicle"), uplinkDefault = try r.string("uplink.default_vehicle")
-        c.vehicles = try Settings.load(root: root, source: source, environment: environment, overrides: .init()).vehicles
+        let daemon = try Settings.load(root: root, source: source, environment: environment, overrides: .init())
+        c.vehicles = daemon.vehicles
+        c.privacyZones = Set(daemon.trip.privacyZones.map(\.name))
         // A trip that names no vehicle belongs to the configured default, else to the first
         // configured vehicle: "car" only when none is configured (it was a phantom device in
         // Home Assistant beside the real one).

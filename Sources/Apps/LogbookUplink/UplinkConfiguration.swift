@@ -24,6 +24,9 @@ public struct UplinkConfiguration: Sendable {
     /// `[[vehicle]]` of the daemon, read by the daemon's parser (``Settings``): they seed the
     /// registry; the journal's `vehicle` entries win (names in Home Assistant, the fleet store).
     public var vehicles: [ConfiguredVehicle] = []
+    /// The names of the daemon's `[[privacy_zone]]` tables: their place events carry no
+    /// position, so the OwnTracks sink sends no `transition` for them.
+    public var privacyZones: Set<String> = []
     /// `[uplink.mqtt]`; nil when the table has no `host`.
     public var mqtt: MQTTSettings?
     /// `[uplink.postgres]`; nil when the table has no `url`.

@@ -10,8 +10,10 @@ struct InteropMessage {
         case point(TripPoint)
         /// A trip ended; its last point (if any was seen) is where the car stands.
         case tripEnded(TripEnded, last: TripPoint?)
-        /// A place was entered or left (the OwnTracks `transition` seam: see ``InteropFeed``).
-        case place(name: String, entered: Bool, time: GPSTime?, at: TripPoint?)
+        /// A place (`place:ID`) was entered or left at the fix time `time`; `at` is the
+        /// vehicle's last journaled point at or before it (where the car was), if any; `place`
+        /// the named place of that id as the journal had it then (nil: none, e.g. a privacy zone).
+        case place(id: String, place: KnownPlaces.Place?, entered: Bool, time: GPSTime?, at: TripPoint?)
     }
     /// The journal sequence of the point (or record): unique per device, increasing.
     var seq: UInt64
@@ -26,11 +28,16 @@ struct InteropMessage {
 /// (the ``VehicleLedger``, saved with the cursor) and each open trip's last point.
 ///
 /// Places: logbookd journals arrivals and departures as signals `place:ID` (on = entered,
-/// off = left; docs/places.md), and each becomes a ``InteropMessage/Kind/place(name:entered:time:at:)`` message, which
-/// the OwnTracks sink sends as `_type: transition`. Privacy-zone crossings are never sent.
+/// off = left; docs/places.md), whether a trip is open or not, and each becomes a
+/// ``InteropMessage/Kind/place(id:place:entered:time:at:)`` message, which the OwnTracks sink sends
+/// as `_type: transition` (not for privacy zones). The named places (``KnownPlaces``) are folded
+/// from the journal's `place` entries and saved with the ledger.
 struct InteropFeed {
     var ledger = VehicleLedger()
     var lastPoints: [UInt64: TripPoint] = [:]
+    /// Each vehicle's last journaled point, open trip or not: where a place event happened.
+    var lastPointOfVehicle: [String: TripPoint] = [:]
+    var places = KnownPlaces()
     let defaultVehicle: String
     /// The ledger's figures (odometer estimates), worked out again only after the ledger
     /// changed: a trip ended or an entry arrived, not with every batch of points.
@@ -70,7 +77,10 @@ struct InteropFeed {
                     for (i, p) in points.enumerated() {
                         out.append(InteropMessage(seq: e.sequence + UInt64(i), vehicle: v, trip: trip.rawValue, odometerKm: odometer, kind: .point(p)))
                     }
-                    if let last = points.last { lastPoints[trip.rawValue] = last }
+                    if let last = points.last {
+                        lastPoints[trip.rawValue] = last
+                        lastPointOfVehicle[v] = last
+                    }
                 case .tripEnded(let end):
                     let v = vehicle(of: end.id)
                     apply(e)
@@ -81,9 +91,16 @@ struct InteropFeed {
                 case .signal(let s) where s.source.hasPrefix("place:"):
                     let v = s.vehicleID ?? vehicle(of: nil)
                     let trip = ledger.trips.last { $0.isOpen && $0.vehicle == v }?.id.rawValue
+                    // A point after the event's fix is not where it happened.
+                    let id = String(s.source.dropFirst(6))
+                    var at: TripPoint?
+                    if let p = lastPointOfVehicle[v], let t = s.gpsTime, p.time <= t { at = p }
                     out.append(InteropMessage(
                         seq: e.sequence, vehicle: v, trip: trip, odometerKm: nil,
-                        kind: .place(name: String(s.source.dropFirst(6)), entered: s.on, time: s.gpsTime, at: trip.flatMap { lastPoints[$0] })))
+                        kind: .place(id: id, place: places[id], entered: s.on, time: s.gpsTime, at: at)))
+                case .entry(let u):
+                    places.apply(u)
+                    apply(e)
                 default:
                     apply(e)
                 }
@@ -92,12 +109,13 @@ struct InteropFeed {
         return out
     }
 
-    var json: JSONValue { .object([("ledger", ledger.json)]) }
+    var json: JSONValue { .object([("ledger", ledger.json), ("places", places.json)]) }
 
     mutating func restore(_ state: JSONValue) {
         if let j = state["ledger"], let l = VehicleLedger(json: j) {
             ledger = l
             view = nil
         }
+        if let p = state["places"] { places = KnownPlaces(json: p) }
     }
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 import LogbookCore
+import LogbookRecords
 
 /// The messages the servers people already run accept.
 enum InteropPayloads {
@@ -23,15 +24,19 @@ enum InteropPayloads {
         return .object(m)
     }
 
-    /// OwnTracks `_type: transition` for a place entered or left: the seam for place events
-    /// (sent once the journal has them, see ``InteropFeed``).
-    static func ownTracksTransition(place: String, entered: Bool, time: GPSTime?, at: TripPoint?, tid: String, topic: String?) -> JSONValue? {
-        guard let at, let time else { return nil }
+    /// OwnTracks `_type: transition` for a place entered or left (`t: c`, a circular region).
+    /// The schema requires `lat`, `lon`, `acc`, `tst` and `wtst`: the position is the car's
+    /// last point at or before the event (`acc` its error estimate), else the place's centre
+    /// (`acc` its radius); `wtst` the place's creation, else the event's time.
+    static func ownTracksTransition(place id: String, _ place: KnownPlaces.Place, entered: Bool, time: GPSTime, at: TripPoint?,
+                                    tid: String, topic: String?) -> JSONValue? {
+        guard let r = place.record else { return nil }
+        let (lat, lon, acc) = at.map { ($0.latitude, $0.longitude, ($0.eph ?? 0).rounded()) } ?? (r.latitude, r.longitude, r.radius.rounded())
         var m: [(String, JSONValue)] = [
             ("_type", .string("transition")), ("tid", .string(tid)), ("event", .string(entered ? "enter" : "leave")),
-            ("desc", .string(place)), ("lat", .number(at.latitude)), ("lon", .number(at.longitude)),
-            ("acc", .number((at.eph ?? 0).rounded())), ("tst", .number(Double(time.wholeSeconds))),
-            ("wtst", .number(Double(time.wholeSeconds))), ("t", .string("c")),
+            ("desc", .string(r.name ?? id)), ("lat", .number(lat)), ("lon", .number(lon)), ("acc", .number(acc)),
+            ("tst", .number(Double(time.wholeSeconds))), ("wtst", .number(Double((place.created ?? time).wholeSeconds))),
+            ("t", .string("c")),
         ]
         if let topic { m.append(("topic", .string(topic))) }
         return .object(m)

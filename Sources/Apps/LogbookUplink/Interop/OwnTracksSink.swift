@@ -5,7 +5,7 @@ public import Logging
 internal import LogbookPOSIX
 
 /// The car as an OwnTracks device: one `_type: location` message per point (and
-/// `_type: transition` for place events), over MQTT to `owntracks/USER/DEVICE` (QoS 1,
+/// `_type: transition` for place events, see ``InteropPayloads/ownTracksTransition(place:_:entered:time:at:tid:topic:)``), over MQTT to `owntracks/USER/DEVICE` (QoS 1,
 /// through a broker the OwnTracks Recorder or Home Assistant's OwnTracks integration
 /// subscribes to) or over HTTP to the Recorder's `/pub` (user and device in `X-Limit-U` /
 /// `X-Limit-D`). The Recorder appends every message it gets: resends are avoided by the
@@ -20,11 +20,14 @@ public final class OwnTracksSink: UplinkSink, @unchecked Sendable {
     let mqtt: (any MQTTTransport)?
     private var feed: InteropFeed
     private let topic: String
+    /// The configured `[[privacy_zone]]` names: their `place:NAME` events are not sent.
+    let privacyZones: Set<String>
 
     /// `mqtt`: the transport for `transport = "mqtt"` (its own client connection); nil for HTTP.
     public init(settings: OwnTracksSettings, device: String, defaultVehicle: String, stateDirectory: String,
-                mqtt: (any MQTTTransport)?, logger: Logger) {
+                privacyZones: Set<String> = [], mqtt: (any MQTTTransport)?, logger: Logger) {
         self.settings = settings
+        self.privacyZones = privacyZones
         self.device = device
         feed = InteropFeed(defaultVehicle: defaultVehicle)
         topic = "owntracks/\(settings.user)/\(settings.device ?? device)"
@@ -50,10 +53,14 @@ public final class OwnTracksSink: UplinkSink, @unchecked Sendable {
             switch m.kind {
             case .point(let p):
                 out.append((m.seq, InteropPayloads.ownTracksLocation(p, tid: tid, odometerKm: m.odometerKm, topic: topicField)))
-            case .place(let name, let entered, let time, let at):
-                if let t = InteropPayloads.ownTracksTransition(place: name, entered: entered, time: time, at: at, tid: tid, topic: topicField) {
-                    out.append((m.seq, t))
-                }
+            case .place(let id, let place, let entered, let time, let at):
+                // The schema requires a position, which a privacy zone's event must not give
+                // away: none is sent, nor for an id the journal names no place for (a zone
+                // since removed from the configuration, a record without a fix time).
+                guard !privacyZones.contains(id), let place, let time,
+                    let t = InteropPayloads.ownTracksTransition(place: id, place, entered: entered, time: time, at: at, tid: tid, topic: topicField)
+                else { continue }
+                out.append((m.seq, t))
             case .tripEnded:
                 continue
             }
