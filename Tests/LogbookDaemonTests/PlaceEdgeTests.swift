@@ -29,10 +29,12 @@ import Testing
         ]
     }
 
-    /// Parked 600 m north, drives in, dawdles across the 100 m radius (between 80 and 125 m,
+    /// Parked 600 m north (10 minutes), drives in, dawdles across the 100 m radius (between 80 and 125 m,
     /// 3 s each side), drives away. Returns the log and how many times it crosses the radius.
     static func track() -> (String, crossings: Int) {
-        var norths: [Double] = Array(repeating: 600, count: 240)
+        // Parked for 600 s of the log (30 s at 20x): the place is added meanwhile, through the
+        // CLI, which a loaded machine may start slowly; it must be known before the car comes.
+        var norths: [Double] = Array(repeating: 600, count: 600)
         norths += stride(from: 590.0, through: 80, by: -10)
         for i in 0..<40 { norths += Array(repeating: i % 2 == 0 ? 125.0 : 80.0, count: 3) }
         norths += stride(from: 130.0, through: 700, by: 10)
