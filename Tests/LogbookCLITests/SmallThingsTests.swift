@@ -31,6 +31,14 @@ import Testing
         #expect(narrow.out.split(separator: "\n").count == wide.out.split(separator: "\n").count)
         let at100 = try cli.run(["trips", "list"], environment: ["COLUMNS": "100"])
         #expect(widest(at100.out) <= 100, "\(at100.out)")
+        // The dates' zone is named (issue 23 part 3): in the header when it fits the column
+        // (`Date (UTC)`), else on the totals line; the 80-column fit holds either way.
+        let header = narrow.out.split(separator: "\n").first.map(String.init) ?? ""
+        #expect(header.contains("Date (UTC)") && !narrow.out.contains("dates in"), "\(narrow.out)")
+        let berlin = try cli.run(["trips", "list"], environment: ["COLUMNS": "", "TZ": "Europe/Berlin"])
+        let lines = berlin.out.split(separator: "\n")
+        #expect(lines.last?.hasSuffix(" · dates in Europe/Berlin") == true && lines.first?.contains("Date (") == false, "\(berlin.out)")
+        #expect(widest(berlin.out) <= 80, "\(berlin.out)")
         print("trips-list: widest line \(widest(narrow.out)) at 80 columns, \(widest(at100.out)) at 100, \(widest(wide.out)) at 250")
     }
 

@@ -92,4 +92,18 @@ import Testing
         #expect(html.contains("Trip on 3 Apr, 2.0 km in 2 min"))
         #expect(html.contains("power supply ACAD (power:ACAD)"))
     }
+
+    /// Issue 23 part 6: the page names where the trip went, as `trips show` (the caller's namer
+    /// sets the names); a side without a name shows its coordinates; no names, no line.
+    @Test func theHTMLPageNamesTheTripsEnds() throws {
+        let points = SampleTrips.points(10)
+        var trip = SampleTrips.overview(1, points)
+        #expect(!TripPicture(trip: trip, points: points, gaps: []).html().contains("<p class=\"route\">"))
+        trip.startPlace = "Home & Garden"
+        trip.endPlace = "near Thun, CH"
+        #expect(TripPicture(trip: trip, points: points, gaps: []).html().contains("<p class=\"route\">From Home &amp; Garden to near Thun, CH</p>"))
+        trip.endPlace = nil
+        trip.end = TripOverview.Position(latitude: 46.75, longitude: 7.625)
+        #expect(TripPicture(trip: trip, points: points, gaps: []).html().contains("<p class=\"route\">From Home &amp; Garden to 46.7500, 7.6250</p>"))
+    }
 }

@@ -29,6 +29,10 @@ import Testing
             #expect(page.text.contains("<span id=\"end-reason\">By hand</span>"))
             let api = try await web.get("/api/trips/2")
             #expect(api.json?["start_place"] == .string("office") && api.json?["end_place"] == .string("home"), "\(api.text)")
+            // The list names them with the same namer (as `logbook trips list --json`).
+            let listed = try await web.get("/api/trips")
+            let named = listed.json?["trips"]?.items?.first { $0["id"] == .string("2") }
+            #expect(named?["start_place"] == .string("office") && named?["end_place"] == .string("home"), "\(listed.text)")
 
             _ = try await web.form("/trips/1/class", [("class", "private")])
             let classified = try await web.get("/trips/1")

@@ -5,14 +5,15 @@ import LogbookExport
 /// The picture options of `logbook trips show ID --svg FILE --html FILE`: the trip drawn from
 /// the catalog and written atomically, with local times and the chosen units.
 enum TripPictureFiles {
-    /// Writes the SVG and/or the HTML page of trip `trip`.
+    /// Writes the SVG and/or the HTML page of `trip`, its ends named as `trips show` names
+    /// them (the caller passes the trip through ``PlaceNaming``), its points from the catalog.
     ///
-    /// - Throws: ``CLIError/problem(_:)`` when there is no such trip or a file cannot be written.
+    /// - Throws: ``CLIError/problem(_:)`` when a file cannot be written.
     static func write(
-        trip id: TripID, catalog: some TripCatalog, svg: String?, html: String?, units: UnitSystem, vehicleName: String? = nil
+        trip: TripOverview, catalog: some TripCatalog, svg: String?, html: String?, units: UnitSystem, vehicleName: String? = nil
     ) throws {
         guard svg != nil || html != nil else { return }
-        guard let trip = try catalog.trip(id) else { throw CLIError.problem("no trip \(id)") }
+        let id = trip.id
         let start = trip.startedAt ?? GPSTime(nanoseconds: 0)
         let options = TripPictureOptions(
             units: units, utcOffset: LocalZone.offset(start), timeZoneName: LocalZone.name(start), vehicleName: vehicleName)

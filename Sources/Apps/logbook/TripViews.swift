@@ -16,7 +16,7 @@ enum TripsListView {
     /// totals, then the lines), so no row is held: ten years of trips print in the memory of one.
     static func printTable(_ trips: Trips, _ settings: ReaderSettings) throws {
         let f = TripFormat(units: settings.units)
-        let header = ["Trip", "Date", "Vehicle", "Duration", "Distance", "Avg", "Max", "Route", "Start → end"]
+        var header = ["Trip", "Date", "Vehicle", "Duration", "Distance", "Avg", "Max", "Route", "Start → end"]
         func cells(_ t: TripOverview) -> [String] {
             var end = t.endReason ?? "recording…"
             if t.discarded { end += " (discarded)" }
@@ -34,6 +34,10 @@ enum TripsListView {
             totals.add(t)
         }
         guard totals.listed > 0 else { return print("No trips recorded (yet) for this selection.") }
+        // The zone of the dates, as the other lists name it: in the header when that is no
+        // wider than the dates (`Date (UTC)`), else on the totals line, so the table keeps its width.
+        let zoned = "Date (\(LocalZone.label))"
+        if zoned.count <= widths[1] { header[1] = zoned } else { totals.zone = LocalZone.label }
         // 80 columns unless the terminal is wider: the average and top speed and the reasons
         // when they fit (in that order), the route cut to what is left.
         let layout = TableLayout(
@@ -56,6 +60,8 @@ enum TripsListView {
     struct Totals {
         var listed = 0, kept = 0, discarded = 0, voided = 0
         var distance = 0.0, duration = 0.0
+        /// The dates' zone when the header has no room for it.
+        var zone: String?
 
         mutating func add(_ t: TripOverview) {
             listed += 1
@@ -70,6 +76,7 @@ enum TripsListView {
             var s = "\(kept) trip\(kept == 1 ? "" : "s") · \(f.distance(distance)) · \(TripFormat.duration(duration))"
             let notCounted = [discarded > 0 ? "\(discarded) discarded" : nil, voided > 0 ? "\(voided) void" : nil].compactMap { $0 }
             if !notCounted.isEmpty { s += " (\(notCounted.joined(separator: ", ")) not counted)" }
+            if let zone { s += " · dates in \(zone)" }
             return s
         }
     }

@@ -110,7 +110,7 @@ struct TripsShowCommand: AsyncParsableCommand {
             if svg != nil || html != nil {
                 try IndexAccess.withIndex(settings) { index in
                     try TripPictureFiles.write(
-                        trip: trip.id, catalog: index, svg: svg, html: html,
+                        trip: trip, catalog: index, svg: svg, html: html,
                         units: settings.units, vehicleName: settings.vehicle(trip.vehicleID)?.name)
                 }
             }

@@ -14,7 +14,12 @@ extension WebApp {
     func addTripRoutes(to router: Router<WebContext>) {
         router.get("/api/trips") { request, _ -> Response in
             let query = try Self.tripQuery(request.uri.queryParameters, defaultLimit: 50)
-            let trips = try await shelf.read { index in try index.trips(matching: query) }
+            let naming = self.naming
+            // Each trip's ends named as `logbook trips list --json` names them (the same namer).
+            let trips = try await shelf.read { index in
+                let namer = try naming.namer(index)
+                return try index.trips(matching: query).map(namer.named)
+            }
             return Responses.json(TripProperties.list(trips, vehicles: await registryNow().vehicle))
         }
         router.get("/api/trips/:id") { _, context -> Response in

@@ -14,7 +14,13 @@ extension TripPicture {
         out.xml(title)
         out.text("</title>\n<style>\n\(Self.pageStyle)</style>\n</head>\n<body>\n<main>\n<h1>")
         out.xml(title)
-        out.text("</h1>\n<section class=\"cards\">\n")
+        out.text("</h1>\n")
+        if let route = routeText {
+            out.text("<p class=\"route\">")
+            out.xml(route)
+            out.text("</p>\n")
+        }
+        out.text("<section class=\"cards\">\n")
         var cards: [(String, String)] = [
             ("Distance", units.distanceText(trip.distance)),
             ("Duration", NumberText.duration(trip.duration)),
@@ -49,6 +55,18 @@ extension TripPicture {
         return String(decoding: out.buffer, as: UTF8.self)
     }
 
+    /// `From Home to near Thun, CH`, from the trip's place names (the caller's namer); a side
+    /// without a name shows its coordinates (4 decimals, ~10 m). Nil when neither end is named.
+    var routeText: String? {
+        guard trip.startPlace != nil || trip.endPlace != nil else { return nil }
+        func side(_ name: String?, _ p: TripOverview.Position?) -> String {
+            if let name { return name }
+            guard let p else { return "—" }
+            return NumberText.fixed(p.latitude, places: 4) + ", " + NumberText.fixed(p.longitude, places: 4)
+        }
+        return "From " + side(trip.startPlace, trip.start) + " to " + side(trip.endPlace, trip.end)
+    }
+
     private func row(_ label: String, _ when: String?, _ why: String, _ out: ExportOutput) {
         out.text("<dt>")
         out.xml(label)
@@ -67,6 +85,7 @@ extension TripPicture {
         body{margin:0;background:var(--bg);color:var(--fg);font:16px/1.45 system-ui,-apple-system,'Segoe UI',Roboto,sans-serif}
         main{max-width:832px;margin:0 auto;padding:16px}
         h1{font-size:22px;margin:4px 0 14px}h2{font-size:16px;margin:0 0 8px}
+        .route{margin:-8px 0 14px;color:var(--muted)}
         .cards{display:grid;grid-template-columns:repeat(auto-fit,minmax(120px,1fr));gap:10px;margin-bottom:14px}
         .card{background:var(--card);border:1px solid var(--line);border-radius:12px;padding:10px 12px}
         .label{color:var(--muted);font-size:13px}
