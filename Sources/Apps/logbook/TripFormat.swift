@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 import Foundation
 import LogbookCore
+import LogbookExport
 import LogbookStore
 
 /// Figures and times as a person reads them: metric or imperial, local time.
@@ -26,12 +27,7 @@ struct TripFormat {
     /// `2 h 58 min`, `12 min`, `45 s`.
     /// `Home → near Thun, CH`; a side without a name shows its coordinates (4 decimals, ~10 m).
     static func route(_ t: TripOverview) -> String {
-        func side(_ name: String?, _ p: TripOverview.Position?) -> String {
-            if let name { return name }
-            guard let p else { return "—" }
-            return NumberText.fixed(p.latitude, places: 4) + ", " + NumberText.fixed(p.longitude, places: 4)
-        }
-        return side(t.startPlace, t.start) + " → " + side(t.endPlace, t.end)
+        TripText.end(t.startPlace, t.start) + " → " + TripText.end(t.endPlace, t.end)
     }
 
     static func duration(_ seconds: Double) -> String {

@@ -3,6 +3,15 @@ public import LogbookCore
 
 /// A trip in words: dates, the share summary, the reasons behind its boundaries.
 public enum TripText {
+    /// A trip's end as people read it: its place name (the caller's namer), else its
+    /// coordinates to 4 decimals (~10 m), else "—". The CLI's route column and the picture
+    /// page's "From … to …" both say it so.
+    public static func end(_ name: String?, _ position: TripOverview.Position?) -> String {
+        if let name { return name }
+        guard let position else { return "—" }
+        return NumberText.fixed(position.latitude, places: 4) + ", " + NumberText.fixed(position.longitude, places: 4)
+    }
+
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
     /// The civil date and time of `time` shifted by `utcOffset` seconds.

@@ -59,12 +59,7 @@ extension TripPicture {
     /// without a name shows its coordinates (4 decimals, ~10 m). Nil when neither end is named.
     var routeText: String? {
         guard trip.startPlace != nil || trip.endPlace != nil else { return nil }
-        func side(_ name: String?, _ p: TripOverview.Position?) -> String {
-            if let name { return name }
-            guard let p else { return "—" }
-            return NumberText.fixed(p.latitude, places: 4) + ", " + NumberText.fixed(p.longitude, places: 4)
-        }
-        return "From " + side(trip.startPlace, trip.start) + " to " + side(trip.endPlace, trip.end)
+        return "From " + TripText.end(trip.startPlace, trip.start) + " to " + TripText.end(trip.endPlace, trip.end)
     }
 
     private func row(_ label: String, _ when: String?, _ why: String, _ out: ExportOutput) {
