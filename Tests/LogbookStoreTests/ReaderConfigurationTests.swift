@@ -11,7 +11,10 @@ import Testing
     @Test func shippedFileGivesTheDefaults() throws {
         let path = TestPaths.packageRoot.appendingPathComponent("config/logbookd.toml").path
         let c = try ReaderConfiguration.load(file: path, environment: [:])
-        #expect(c == ReaderConfiguration())
+        // The shipped file names no zone: the system's (/etc/localtime here), not the type's UTC.
+        var defaults = ReaderConfiguration()
+        defaults.timeZone = TimeZoneFile.system(environment: [:])
+        #expect(c == defaults)
         #expect(c.indexPath(stateDirectory: "/var/lib/logbook") == "/var/cache/logbook/index.sqlite")
         #expect(c.indexPath(stateDirectory: "/tmp/x/state") == "/tmp/x/state/cache/index.sqlite")
     }
