@@ -25,7 +25,7 @@ start_daemon() {
 # … cpu_s=… peak_rss_kib=…`, getrusage of itself). Not GNU time: wait4 folds the reaped
 # children's CPU and peak into its figures, and the daemon's dashboard refresh runs `logbook`.
 own_usage() {
-    sed -n 's/.*logbookd stopped.*/&/p' "$1" | tail -1 |
+    grep 'logbookd stopped' "$1" | tail -1 |
         awk '{for (i = 1; i <= NF; i++) {split($i, kv, "="); if (kv[1] == "cpu_s") c = kv[2]; if (kv[1] == "peak_rss_kib") r = kv[2]}}
              END {if (r == "") exit 1; printf "%.2f %d\n", c, r}'
 }

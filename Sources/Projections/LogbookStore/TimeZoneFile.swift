@@ -28,7 +28,7 @@ public enum TimeZoneFile {
             if let z = TimeZoneRules(name: tz, posixRule: tz) { return z }
         }
         if let bytes = try? FileContents.read("/etc/localtime", limit: 1 << 20), let z = TimeZoneRules(name: "localtime", tzif: bytes) {
-            // Name it by its abbreviation now rather than the file's name.
+            // The file has no name of its own: views show the zone's abbreviation (`CET`).
             return z
         }
         return .utc
