@@ -21,7 +21,7 @@
 # private thunks have no symbol, and a symbol ordering file cannot move them.
 # Usage: bench/hot-text.sh [OUT]     (default .build/hot-text/logbookd.ld; prints its path last)
 #        KEEP=1 bench/hot-text.sh    keeps the work directory (profile, link map) for a look
-# Then:  LOGBOOK_HOT_TEXT=.build/hot-text/logbookd.ld swift build -c release --static-swift-stdlib
+# Then:  scripts/build-release.sh (it links with the list)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 log=fixtures/gpslogs/20100403_Z205_Switzerland.txt
@@ -36,7 +36,9 @@ trap 'kill $daemon $replay 2>/dev/null || true; [ -z "${elm_pid:-}" ] || kill -K
 # run again even when nothing else changed.
 bin="$(swift build -c release --show-bin-path)/logbookd"
 rm -f "$bin"
-env -u LOGBOOK_HOT_TEXT swift build -c release --static-swift-stdlib -Xswiftc -warnings-as-errors --product logbookd \
+# shellcheck source=scripts/release-flags.sh
+. scripts/release-flags.sh
+env -u LOGBOOK_HOT_TEXT swift build "${RELEASE_BUILD[@]}" --product logbookd \
     -Xlinker -Map="$work/logbookd.map" >/dev/null
 
 # valgrind cannot read the toolchain's DWARF 5; the symbol table is all it needs.

@@ -24,7 +24,9 @@ cd "$(dirname "$0")/.."
 seconds="${1:-60}"
 
 scripts/install-deps.sh gpsd-clients
-swift build -c release --static-swift-stdlib -Xswiftc -warnings-as-errors --product logbookd >/dev/null
+# shellcheck source=scripts/release-flags.sh
+. scripts/release-flags.sh
+swift build "${RELEASE_BUILD[@]}" --product logbookd >/dev/null
 bin="$(swift build -c release --show-bin-path)"
 work="$(mktemp -d /tmp/logbook-idle.XXXXXX)"
 pids=()

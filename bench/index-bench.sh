@@ -24,7 +24,7 @@ cd "$(dirname "$0")/.."
 work="${1:-${TMPDIR:-/tmp}/logbook-bench-journal}"
 mkdir -p "$work"
 # As the .deb ships it (scripts/build-release.sh): the static Swift runtime and its link cuts.
-swift build -c release --static-swift-stdlib --product logbook >&2
+scripts/build-release.sh --product logbook
 swift build -c release --product logbook-journal-gen >&2
 bin="$(swift build -c release --show-bin-path)"
 ms() { echo $(( $(date +%s%N) / 1000000 )); }

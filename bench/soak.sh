@@ -12,6 +12,6 @@ trips="${1:-2000}"
 scripts/install-deps.sh
 # As the .deb ships it: logbookd linked with its order file (profiled here when stale).
 scripts/build-release.sh --product logbookd 2>/dev/null || scripts/build-release.sh --product logbookd
-swift build -c release -Xswiftc -warnings-as-errors --product logbook >/dev/null
+scripts/build-release.sh --product logbook 2>/dev/null || scripts/build-release.sh --product logbook
 bin="$(swift build -c release --show-bin-path)"
 exec /usr/bin/python3 scripts/soak.py --bin "$bin" --trips "$trips" --sample 10

@@ -9,7 +9,9 @@ cd "$(dirname "$0")/.."
 duration="${1:-120}"
 
 scripts/install-deps.sh strace
-swift build -c release --static-swift-stdlib -Xswiftc -warnings-as-errors --product logbookd >/dev/null
+# shellcheck source=scripts/release-flags.sh
+. scripts/release-flags.sh
+swift build "${RELEASE_BUILD[@]}" --product logbookd >/dev/null
 bin="$(swift build -c release --show-bin-path)"
 work="$(mktemp -d /tmp/logbook-sync.XXXXXX)"
 pids=()

@@ -19,8 +19,10 @@ points="${1:-36000}"
 window="${2:-60}"
 
 scripts/install-deps.sh
+# shellcheck source=scripts/release-flags.sh
+. scripts/release-flags.sh
 for p in logbookd logbook logbook-uplink logbook-uplink-bench; do
-    swift build -c release --static-swift-stdlib -Xswiftc -warnings-as-errors --product "$p" >/dev/null
+    swift build "${RELEASE_BUILD[@]}" --product "$p" >/dev/null
 done
 bin="$(swift build -c release --static-swift-stdlib --show-bin-path)"
 work="$(mktemp -d /tmp/uplink-bench.XXXXXX)"

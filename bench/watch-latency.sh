@@ -8,7 +8,9 @@ cd "$(dirname "$0")/.."
 duration="${1:-30}"
 
 scripts/install-deps.sh
-swift build -c release --static-swift-stdlib -Xswiftc -warnings-as-errors --product logbookd >/dev/null
+# shellcheck source=scripts/release-flags.sh
+. scripts/release-flags.sh
+swift build "${RELEASE_BUILD[@]}" --product logbookd >/dev/null
 bin="$(swift build -c release --show-bin-path)"
 work="$(mktemp -d /tmp/logbook-latency.XXXXXX)"
 pids=()

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# Builds the release binaries as the .deb ships them: --static-swift-stdlib, warnings as errors,
-# logbookd linked with its order file (Package.swift, LOGBOOK_HOT_TEXT).
+# Builds the release binaries as the .deb ships them (scripts/release-flags.sh), logbookd linked
+# with its order file (Package.swift, LOGBOOK_HOT_TEXT).
 #
 # The order file is a build product of this machine: bench/hot-text.sh profiles this checkout's
 # logbookd on the Swiss drive and writes .build/hot-text/logbookd.ld. It is made again when it is
@@ -26,4 +26,6 @@ echo "build-release: order file $order" >&2
 bin="$(swift build -c release --show-bin-path)"
 # The link does not track the order file: a changed list needs a new link.
 [ "$order" -nt "$bin/logbookd" ] && rm -f "$bin/logbookd"
-LOGBOOK_HOT_TEXT="$order" swift build -c release --static-swift-stdlib -Xswiftc -warnings-as-errors "$@" >&2
+# shellcheck source=scripts/release-flags.sh
+. scripts/release-flags.sh
+LOGBOOK_HOT_TEXT="$order" swift build "${RELEASE_BUILD[@]}" "$@" >&2

@@ -45,8 +45,10 @@ RANDOM=$SEED
 
 scripts/install-deps.sh >&2
 if [ -z "${LOGBOOK_BIN_DIR:-}" ]; then
+    # shellcheck source=scripts/release-flags.sh
+    . scripts/release-flags.sh
     for p in logbookd logbook; do
-        swift build -c release --static-swift-stdlib -Xswiftc -warnings-as-errors --product "$p" >/dev/null
+        swift build "${RELEASE_BUILD[@]}" --product "$p" >/dev/null
     done
     LOGBOOK_BIN_DIR=$(swift build -c release --show-bin-path)
 fi

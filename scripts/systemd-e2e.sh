@@ -5,7 +5,7 @@
 #   scripts/systemd-e2e.sh [BIN_DIR]
 #
 # BIN_DIR (or env LOGBOOK_BIN_DIR; default .build/release) holds the built `logbookd` and
-# `logbook` (swift build -c release --static-swift-stdlib). Runs as root, needs util-linux,
+# `logbook` (scripts/build-release.sh). Runs as root, needs util-linux,
 # gpsd + python3-gps (replay), dpkg-deb (package steps); missing apt packages are installed.
 #
 # Every step prints exactly one line:  systemd-e2e: <step>: ok [detail]
@@ -85,7 +85,7 @@ preflight() {
   ensure_packages util-linux gpsd python3-gps dpkg-dev || { echo "systemd-e2e: setup: FAIL cannot install packages"; exit 2; }
   local f
   for f in logbookd logbook; do
-    [ -x "$BIN_DIR/$f" ] || { echo "systemd-e2e: setup: FAIL $BIN_DIR/$f missing (build with: swift build -c release --static-swift-stdlib)"; exit 2; }
+    [ -x "$BIN_DIR/$f" ] || { echo "systemd-e2e: setup: FAIL $BIN_DIR/$f missing (build with: scripts/build-release.sh)"; exit 2; }
   done
   if [ ! -f "$GPSREPLAY" ] && [ -z "${LOGBOOK_GPSREPLAY:-}" ] && [ -f /work/shared/tools/gpsreplay.py ]; then
     GPSREPLAY=/work/shared/tools/gpsreplay.py   # development fallback until scripts/gpsreplay.py is merged

@@ -10,7 +10,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 size="${IMPORT_TEST_BYTES:-1000000000}"
-swift build -c release --static-swift-stdlib --product logbook -Xswiftc -warnings-as-errors >/dev/null
+# shellcheck source=scripts/release-flags.sh
+. scripts/release-flags.sh
+swift build "${RELEASE_BUILD[@]}" --product logbook >/dev/null
 bin="$(swift build -c release --static-swift-stdlib --show-bin-path)/logbook"
 work="$(mktemp -d /tmp/import-1gb.XXXXXX)"
 trap 'rm -rf "$work"' EXIT
