@@ -31,10 +31,15 @@ protocol JournalFileSystem: AnyObject {
     /// At most `count` bytes from `offset` (fewer at the end of the file), or nil when it
     /// does not exist.
     func read(_ path: String, from offset: Int, count: Int) throws -> [UInt8]?
+    /// The file's size in bytes, or nil when it does not exist.
+    func size(_ path: String) throws -> Int?
     func remove(_ path: String) throws
 }
 
 extension JournalFileSystem {
+    /// The size of the whole file (file systems that keep files in memory).
+    func size(_ path: String) throws -> Int? { try read(path)?.count }
+
     /// A part of the whole file (file systems that keep files in memory).
     func read(_ path: String, from offset: Int, count: Int) throws -> [UInt8]? {
         guard let all = try read(path) else { return nil }
@@ -168,6 +173,15 @@ final class PosixFileSystem: JournalFileSystem, @unchecked Sendable {
 
     func read(_ path: String) throws -> [UInt8]? {
         try read(path, from: 0, count: Int.max)
+    }
+
+    func size(_ path: String) throws -> Int? {
+        var st = stat()
+        guard stat(path, &st) == 0 else {
+            if errno == ENOENT { return nil }
+            throw fail("stat", path)
+        }
+        return Int(st.st_size)
     }
 
     func read(_ path: String, from offset: Int, count: Int) throws -> [UInt8]? {

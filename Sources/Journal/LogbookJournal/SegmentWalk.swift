@@ -30,12 +30,10 @@ extension JournalReader {
         retainFrom: UInt64 = 0, _ body: (SegmentVisit) throws -> Bool
     ) throws {
         let names = SegmentName.segments(in: try fs.list(directory)).filter { n in startingAt.map { n >= $0 } ?? true }
-        var cache: [SegmentName: [UInt8]] = [:]
-        func bytes(_ n: SegmentName) throws -> [UInt8] {
-            if let b = cache[n] { return b }
-            let b = try fs.read(directory + "/" + n.fileName) ?? []
-            cache[n] = b
-            return b
+        // One segment in memory at a time, and of it only what was written (``readWritten``);
+        // of the segments after it, only their first block (where the header is).
+        func firstBlock(_ n: SegmentName) throws -> [UInt8] {
+            try fs.read(directory + "/" + n.fileName, from: 0, count: blockSize) ?? []
         }
         var expected = expectedPrevious
         for (i, name) in names.enumerated() {
@@ -43,7 +41,7 @@ extension JournalReader {
             // segment may hold records that were never acknowledged and were re-written there).
             var nextHeader: SegmentHeader?
             for j in (i + 1)..<max(i + 1, names.count) {
-                if let h = header(of: try bytes(names[j]), blockSize: blockSize) {
+                if let h = header(of: try firstBlock(names[j]), blockSize: blockSize) {
                     nextHeader = h
                     break
                 }
@@ -56,19 +54,18 @@ extension JournalReader {
                     retainFrom: retainFrom)
             }
             if parsed == nil {
-                let data = try bytes(name)
+                let path = directory + "/" + name.fileName
+                let data = try readWritten(fs: fs, path: path, blockSize: blockSize) ?? []
                 let c = SegmentContents.parse(
                     data, name: name, stopAfter: segmentLimit, blockSize: blockSize, tracksOpenTrips: false, retainFrom: retainFrom)
                 if c.header == nil {
                     // Only an empty or all-zero file (creation failed before its header was
                     // written) is skipped; anything else is damage, and reading stops there.
-                    cache[name] = nil
-                    if nextHeader != nil && Framing.allZero(data, 0, data.count) { continue }
+                    if nextHeader != nil, let all = try fs.read(path), Framing.allZero(all, 0, all.count) { continue }
                     return
                 }
                 parsed = (c, 0)
             }
-            cache[name] = nil
             // This force-unwrap is safe: `parsed` was set just above.
             let (c, base) = parsed!
             guard let header = c.header else { return }
@@ -78,6 +75,30 @@ extension JournalReader {
             if c.lastSequence >= limit { return }
             expected = c.lastSequence
         }
+    }
+
+    /// A segment's bytes up to the end of its first all-zero block (all of them when it has
+    /// none), or nil when it does not exist. The framing ends the data at preallocated, zero
+    /// space and looks no further than the rest of that block, so a parse of these bytes is the
+    /// parse of the whole file, without reading (and holding) the zeros a segment is
+    /// preallocated with: a new segment is 4 MiB of them, read at every daemon start.
+    static func readWritten(fs: any JournalFileSystem, path: String, blockSize: Int) throws -> [UInt8]? {
+        guard let size = try fs.size(path) else { return nil }
+        var out: [UInt8] = []
+        // Address space only: a page counts towards the process's memory once written.
+        out.reserveCapacity(size)
+        let chunk = 8 * blockSize
+        while out.count < size {
+            guard let data = try fs.read(path, from: out.count, count: chunk), !data.isEmpty else { break }
+            var block = 0
+            while block < data.count {
+                let end = min(block + blockSize, data.count)
+                out.append(contentsOf: data[block..<end])
+                if Framing.allZero(data, block, end) { return out }
+                block = end
+            }
+        }
+        return out
     }
 
     /// Parses segment `r.name` on from `r.offset`, reading only from the block before it on and
