@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 import LogbookDaemon
+import LogbookPOSIX
 
 #if canImport(Glibc)
     import Glibc
@@ -8,6 +9,9 @@ import LogbookDaemon
 // Before any thread exists: block the signals the service group receives through a
 // signalfd-backed Dispatch source (threads inherit the mask), and survive a vanished gpsd.
 ProcessSignals.prepareDaemon()
+// Two malloc arenas shared by every thread rather than one each: 0.35 MiB less at the peak
+// (docs/memory.md).
+MallocArenas.limit(to: 2)
 let request: DaemonArguments.Request
 do {
     request = try DaemonArguments.parse(Array(CommandLine.arguments.dropFirst()))
