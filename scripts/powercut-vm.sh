@@ -190,11 +190,11 @@ start_replay 4 fixtures/gpslogs/20100403_Z205_Switzerland.txt
 # ── the cuts ──────────────────────────────────────────────────────────────────────────────
 expect=0; trip=; boots=0; cuts=0; corrupt=0; lost=0; recovered=0; checks=0; failed=0; boot_ms=()
 durable_report() {   # the last complete durable line of console $1: "SEQ TRIPS"
-    { grep -aoE 'durable_seq=[0-9]+ open_trips=[0-9,]*' "$1" || true; } | tail -1 | sed -E 's/durable_seq=([0-9]+) open_trips=(.*)/\1 \2/'
+    { grep -aoE 'durable_seq=[0-9]+ open_trips=[0-9,]*' "$1" 2>/dev/null || true; } | tail -1 | sed -E 's/durable_seq=([0-9]+) open_trips=(.*)/\1 \2/'
 }
 tally() {   # parses the check line of console $1
     local line
-    line=$(grep -a 'powercut-guest: check ' "$1" | tail -1 || true)
+    line=$(grep -a 'powercut-guest: check ' "$1" 2>/dev/null | tail -1 || true)
     [ -n "$line" ] || return 0
     checks=$((checks + 1))
     case $line in *verify=FAIL* | *recover=FAIL*) corrupt=$((corrupt + 1)); echo "powercut-vm: FAIL $line" ;; esac

@@ -7,7 +7,13 @@ set -euo pipefail
 set -o pipefail
 cd "$(dirname "$0")/.."
 
+# Each step's wall time, printed when it ends and again at the end ("time: STEP: N s"): where
+# the run's time goes, measured rather than guessed.
+start=$SECONDS mark=$SECONDS times=()
+took() { times+=("time: $1: $((SECONDS - mark)) s"); echo "${times[-1]}"; mark=$SECONDS; }
+
 scripts/install-deps.sh
+took "install dependencies"
 flags=(-Xswiftc -warnings-as-errors)
 # The recorded drives come out of gpsd dated 2028-2029 (its 1024-week rule): on a machine whose
 # clock is synchronised that is years ahead, and logbookd would refuse every fix as dated in the
@@ -16,17 +22,19 @@ export LOGBOOKD_TRIP_TRUST_SYSTEM_CLOCK=false
 
 echo "== swift build (debug, tests)"
 swift build --build-tests "${flags[@]}"
+took "swift build (debug, tests)"
 
 # The layers of docs/architecture.md: no upward import, C modules only in their adapters.
 echo "== layers"
 scripts/check-layers.py 2>&1 | tee .build/swift-test.log
 echo "== docs links"
 scripts/check-links.py
+took "layers, docs links"
 
 # The suites run in passes so that heavy neighbours (many daemons and gpsd replays, Chromium,
 # a brute-force check in numpy, the journal's crash harnesses) never starve the timing-checked
 # process tests on 2 cores. scripts/swift-test-pass.sh runs one pass and stops a pass that hangs.
-pass() { scripts/swift-test-pass.sh "$@" "${flags[@]}"; }
+pass() { scripts/swift-test-pass.sh "$@" "${flags[@]}"; took "swift test ($1)"; }
 pass "core, daemon, sources: the timing-checked process tests" --skip LogbookJournalTests --skip LogbookUplinkTests \
     --skip LogbookStoreTests --skip LogbookExportTests --skip LogbookPlacesTests --skip LogbookWebTests \
     --skip LogbookCLITests --skip LogbookOBDTests
@@ -59,6 +67,7 @@ for step in scripts/tests.d/*.sh; do
     [ -x "$step" ] || continue
     echo "== $(basename "$step" .sh)"
     "$step" 2>&1 | tee -a .build/swift-test.log
+    took "$(basename "$step" .sh)"
 done
 echo "== figures"
 grep -E "^[a-z][a-z0-9-]*: " .build/swift-test.log | grep -vE "^(error|warning|note): " || true
@@ -66,11 +75,17 @@ grep -E "^[a-z][a-z0-9-]*: " .build/swift-test.log | grep -vE "^(error|warning|n
 if [ -x scripts/lint-units.sh ]; then
     echo "== systemd unit lint"
     scripts/lint-units.sh
+    took "systemd unit lint"
 fi
 if [ -x scripts/systemd-e2e.sh ]; then
     echo "== systemd end-to-end (real systemd as PID 1)"
     # As the .deb ships them (logbookd with its order file, profiled by 25-daemon-image already).
     for product in logbookd logbook logbook-uplink logbook-web; do scripts/build-release.sh --product "$product"; done
+    took "release build of the shipped binaries"
     LOGBOOK_BIN_DIR="$(swift build -c release --show-bin-path)" scripts/systemd-e2e.sh
+    took "systemd end-to-end"
 fi
+echo "== times"
+printf '%s\n' "${times[@]}"
+echo "time: the test command: $((SECONDS - start)) s"
 echo "== all tests passed"
