@@ -338,8 +338,9 @@ for target in package.targets where target.type != .system {
 }
 
 // Each function of the daemon's own modules in a section of its own (release), so that the
-// link can gather the ones logbookd runs (its hot-text list) without their neighbours.
-// (Dependencies from other packages keep one .text per file: SwiftPM passes no flags to them.)
+// link can gather the ones logbookd runs (its hot-text list) without their neighbours. Other
+// packages' modules get the flag from scripts/release-flags.sh (-Xswiftc), as SwiftPM applies
+// a package's settings to its own targets only.
 for target in package.targets where moduleClosure(of: "logbookd").contains(target.name) {
     target.swiftSettings = (target.swiftSettings ?? [])
         + [.unsafeFlags(["-Xfrontend", "-function-sections"], .when(configuration: .release))]

@@ -37,7 +37,10 @@ extension JournalCore {
         var contents: SegmentContents?
         var sealedHead: [UInt8]?
         while let last = names.last {
-            let bytes = try fs.read(path(last.fileName)) ?? []
+            // Only what was written is read (the rest is preallocation, 4 MiB of zeros after a
+            // power cut); a torn tail beyond it is set aside from the file itself.
+            let file = path(last.fileName)
+            let bytes = try JournalReader.readWritten(fs: fs, path: file, blockSize: blockSize) ?? []
             let c = SegmentContents.parse(bytes, name: last, blockSize: blockSize)
             if c.header != nil {
                 report.scannedSegment = last.fileName
@@ -45,14 +48,14 @@ extension JournalCore {
                 report.wasUnclean = !c.sealed
                 do {
                     if !c.sealed {
-                        try setAside(bytes, from: c.validEnd, of: last, report: &report)
+                        try setAside(last, from: c.validEnd, report: &report)
                         sealedHead = try sealRecovered(last, contents: c)
-                    } else if c.validEnd < bytes.count {
+                    } else if c.validEnd < (try fs.size(file) ?? 0) {
                         // Sealed, but cut before the truncation that follows a seal: what lies
                         // after the seal (preallocation, or a torn tail the seal overwrote in part)
                         // is not data.
-                        try setAside(bytes, from: c.validEnd, of: last, report: &report)
-                        let fd = try fs.openForWriting(path(last.fileName))
+                        try setAside(last, from: c.validEnd, report: &report)
+                        let fd = try fs.openForWriting(file)
                         defer { fs.close(fd) }
                         try fs.truncate(fd, size: c.validEnd)
                         try fs.sync(fd)
@@ -68,8 +71,8 @@ extension JournalCore {
                 break
             }
             // No valid header: a crash while creating it, so nothing in it was acknowledged.
-            try setAside(bytes, from: 0, of: last, report: &report)
-            try fs.remove(path(last.fileName))
+            try setAside(last, from: 0, report: &report)
+            try fs.remove(file)
             try fs.syncDirectory(directory)
             names.removeLast()
         }
@@ -127,12 +130,23 @@ extension JournalCore {
     }
 
     /// Copies a non-zero tail to `<segment>.broken` (fsynced) before anything overwrites it.
-    private func setAside(_ bytes: [UInt8], from start: Int, of name: SegmentName, report: inout RecoveryReport) throws {
-        guard start < bytes.count else { return }
-        var end = bytes.count
-        while end > start && bytes[end - 1] == 0 { end -= 1 }
+    private func setAside(_ name: SegmentName, from start: Int, report: inout RecoveryReport) throws {
+        // What follows `start` up to the last non-zero byte (zero preallocation is not data),
+        // found from the end backwards and copied a chunk at a time: a torn tail can lie
+        // anywhere in the segment, and recovery holds no more of it than a chunk.
+        let file = path(name.fileName)
+        let chunk = 8 * blockSize
+        var end = try fs.size(file) ?? 0
+        while end > start {
+            let from = max(start, end - chunk)
+            guard let data = try fs.read(file, from: from, count: end - from), !data.isEmpty else { return }
+            if let last = data.lastIndex(where: { $0 != 0 }) {
+                end = from + last + 1
+                break
+            }
+            end = from
+        }
         guard end > start else { return }
-        let tail = Array(bytes[start..<end])
         let existing = Set(try fs.list(directory))
         var broken = name.fileName + ".broken"
         var n = 1
@@ -142,10 +156,14 @@ extension JournalCore {
         }
         let fd = try fs.create(path(broken))
         defer { fs.close(fd) }
-        try fs.write(fd, tail, at: 0)
+        var at = start
+        while at < end, let data = try fs.read(file, from: at, count: min(chunk, end - at)), !data.isEmpty {
+            try fs.write(fd, data, at: at - start)
+            at += data.count
+        }
         try fs.sync(fd)
         try fs.syncDirectory(directory)
-        report.bytesDiscarded += tail.count
+        report.bytesDiscarded += at - start
         report.brokenFile = broken
     }
 
