@@ -37,8 +37,8 @@ extension JournalCore {
         var contents: SegmentContents?
         var sealedHead: [UInt8]?
         while let last = names.last {
-            // Only what was written is read (the rest is preallocation, 4 MiB of zeros after a
-            // power cut); a torn tail beyond it is set aside from the file itself.
+            // Only what was written is read (after a power cut most of the 4 MiB segment is
+            // preallocated zeros); a torn tail beyond it is set aside from the file itself.
             let file = path(last.fileName)
             let bytes = try JournalReader.readWritten(fs: fs, path: file, blockSize: blockSize) ?? []
             let c = SegmentContents.parse(bytes, name: last, blockSize: blockSize)
