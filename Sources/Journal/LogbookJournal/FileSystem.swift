@@ -176,11 +176,17 @@ final class PosixFileSystem: JournalFileSystem, @unchecked Sendable {
     }
 
     func size(_ path: String) throws -> Int? {
-        var st = stat()
-        guard stat(path, &st) == 0 else {
-            if errno == ENOENT { return nil }
-            throw fail("stat", path)
+        // Opened as `read` opens it, so a FIFO or a symlink in the journal is the same clear
+        // error here (never a size of 0 that recovery would take for an empty segment).
+        let fd: Int32
+        do {
+            fd = try openRegular(path, O_RDONLY)
+        } catch let e as JournalIOError where e.code == ENOENT {
+            return nil
         }
+        defer { _ = Glibc.close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { throw fail("fstat", path) }
         return Int(st.st_size)
     }
 
