@@ -175,33 +175,36 @@ final class PosixFileSystem: JournalFileSystem, @unchecked Sendable {
         try read(path, from: 0, count: Int.max)
     }
 
-    func size(_ path: String) throws -> Int? {
-        // Opened as `read` opens it, so a FIFO or a symlink in the journal is the same clear
-        // error here (never a size of 0 that recovery would take for an empty segment).
+    /// `path` opened read-only, with its size, or nil when it does not exist. Only a regular
+    /// file is opened, so a FIFO or a symlink in the journal is the same clear error for every
+    /// reader (never a size of 0 that recovery would take for an empty segment).
+    private func openForReading(_ path: String) throws -> (fd: Int32, size: Int)? {
         let fd: Int32
         do {
             fd = try openRegular(path, O_RDONLY)
         } catch let e as JournalIOError where e.code == ENOENT {
             return nil
         }
-        defer { _ = Glibc.close(fd) }
         var st = stat()
-        guard fstat(fd, &st) == 0 else { throw fail("fstat", path) }
-        return Int(st.st_size)
+        guard fstat(fd, &st) == 0 else {
+            let e = fail("fstat", path)
+            _ = Glibc.close(fd)
+            throw e
+        }
+        return (fd, Int(st.st_size))
+    }
+
+    func size(_ path: String) throws -> Int? {
+        guard let (fd, size) = try openForReading(path) else { return nil }
+        _ = Glibc.close(fd)
+        return size
     }
 
     func read(_ path: String, from offset: Int, count: Int) throws -> [UInt8]? {
-        let fd: Int32
-        do {
-            fd = try openRegular(path, O_RDONLY)
-        } catch let e as JournalIOError where e.code == ENOENT {
-            return nil
-        }
+        guard let (fd, fileSize) = try openForReading(path) else { return nil }
         defer { _ = Glibc.close(fd) }
-        var st = stat()
-        guard fstat(fd, &st) == 0 else { throw fail("fstat", path) }
-        let start = min(max(0, offset), Int(st.st_size))
-        let size = min(count, Int(st.st_size) - start)
+        let start = min(max(0, offset), fileSize)
+        let size = min(count, fileSize - start)
         var bytes = [UInt8](repeating: 0, count: size)
         var done = 0
         try bytes.withUnsafeMutableBytes { buf in
