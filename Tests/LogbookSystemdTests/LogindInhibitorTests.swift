@@ -23,7 +23,9 @@ import Testing
     func shutdownCallsTheHandlerThenReleasesAndRetakesWhenCancelled() async throws {
         let bus = try FakeSystemBus(templates: ["logind"])
         defer { bus.stop() }
-        let (inhibitor, events, _) = inhibitor(bus)
+        // This test is about release(), not the timeout (the next test's): a timeout far longer
+        // than any stall of a loaded test run, so the lock is still held when it looks.
+        let (inhibitor, events, logs) = inhibitor(bus, releaseTimeout: .seconds(600))
         inhibitor.start()
         defer { inhibitor.stop() }
         #expect(await eventually { inhibitor.holdsLock })
@@ -35,7 +37,7 @@ import Testing
         try bus.emitLogind("PrepareForShutdown", true)
         #expect(await events.wait(count: 1) == [.shutdown])
         // The daemon closes its trip, then lets go; logind (the mock) sees the fd close.
-        #expect(inhibitor.holdsLock)
+        #expect(inhibitor.holdsLock, "\(logs.all)")
         inhibitor.release()
         #expect(await eventually { !inhibitor.holdsLock })
         #expect(await eventually { (try? bus.logindInhibitorCount()) == 0 })
