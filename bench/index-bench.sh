@@ -10,9 +10,9 @@
 # (`logbook --state-dir work-dir/state …`). Delete the directory to start over.
 #
 # Figures: generation time; `logbook reindex` throughput (target >= 1 M points/s) beside the
-# bare journal read rate in the same run; index size; peak RSS of reindex; wall time of
-# the whole `logbook trips list` process for the newest 50 (target <= 100 ms; hyperfine when
-# installed, else the median of 21 runs). Release build. Other load on the machine shows.
+# bare journal read rate in the same run (medians of three turns each); index size; peak RSS
+# of reindex; wall time of the whole `logbook trips list` process for the newest 50 (target
+# <= 100 ms; hyperfine when installed, else the median of 21 runs). Release build. Other load on the machine shows.
 #
 # The CLI's floor (issue 22), one `index:` line each, with its target:
 #   index: trips list peak N MiB (target 30)
@@ -34,18 +34,25 @@ t0=$(ms)
 "$bin/logbook-journal-gen" "$work" --years 10 --trips 50000 --points 10000000 --vehicles 3 | sed 's/^journal-gen: /index-bench: journal: /'
 echo "index-bench: generate: $(( $(ms) - t0 )) ms (0 when reused)"
 
-# The floor: reading the journal back (framing, CRC-32C, SHA-256 chain, decoding) without SQLite.
-read_line=$("$bin/logbook-journal-gen" --read "$work")
-read_rate=$(echo "$read_line" | sed -n 's/.*: \([0-9.]*\) M points\/s$/\1/p')
-echo "index-bench: journal read alone: ${read_line#journal-read: }"
-
-# Rebuild from scratch (one transaction), with its peak RSS.
+# The floor: reading the journal back (framing, CRC-32C, SHA-256 chain, decoding) without SQLite,
+# and the rebuild from scratch (one transaction), in turns, three of each: the ratio compares
+# medians, so a neighbour's burst of load moves both sides instead of one run of either.
 out="$work/reindex.out"
-/usr/bin/time -f "%M" -o "$work/reindex.rss" "$bin/logbook" --state-dir "$work/state" reindex >"$out"
-line=$(grep '^reindex: [0-9]* trips' "$out")
-rate=$(echo "$line" | sed -n 's/.*: \([0-9.]*\) M points\/s$/\1/p')
-rss_kb=$(tail -1 "$work/reindex.rss")
-echo "index-bench: reindex: ${line#reindex: } (target >= 1 M points/s: $(echo "$rate" | awk '{printf "%.2fx", $1 / 1.0}'); $(awk -v a="$rate" -v b="$read_rate" 'BEGIN{printf "%.0f %%", 100 * a / b}') of the bare journal read rate)"
+: >"$work/read.rates"; : >"$work/reindex.rates"; rss_kb=0
+for _ in 1 2 3; do
+    read_line=$("$bin/logbook-journal-gen" --read "$work")
+    echo "$read_line" | sed -n 's/.*: \([0-9.]*\) M points\/s$/\1/p' >>"$work/read.rates"
+    /usr/bin/time -f "%M" -o "$work/reindex.rss" "$bin/logbook" --state-dir "$work/state" reindex >"$out"
+    line=$(grep '^reindex: [0-9]* trips' "$out")
+    echo "$line" | sed -n 's/.*: \([0-9.]*\) M points\/s$/\1/p' >>"$work/reindex.rates"
+    rss_kb=$(awk -v a="$rss_kb" -v b="$(tail -1 "$work/reindex.rss")" 'BEGIN {print (b > a) ? b : a}')
+done
+median() { sort -g "$1" | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+read_rate=$(median "$work/read.rates")
+rate=$(median "$work/reindex.rates")
+runs() { paste -sd' ' "$1" | sed 's/ /, /g'; }
+echo "index-bench: journal read alone: ${read_line#journal-read: } (median of 3: $read_rate M points/s; runs $(runs "$work/read.rates"))"
+echo "index-bench: reindex: ${line#reindex: } (median of 3: $rate M points/s; runs $(runs "$work/reindex.rates"); target >= 1 M points/s: $(echo "$rate" | awk '{printf "%.2fx", $1 / 1.0}'); $(awk -v a="$rate" -v b="$read_rate" 'BEGIN{printf "%.0f %%", 100 * a / b}') of the bare journal read rate)"
 floor_reindex=$(awk -v a="$rate" -v b="$read_rate" 'BEGIN{printf "index: reindex %.0f points/s = %.0f %% of the bare journal read %.0f points/s (target 80 %%)", a * 1e6, 100 * a / b, b * 1e6}')
 echo "index-bench: index size: $(grep '^index: ' "$out" | sed 's/^index: //')"
 echo "index-bench: reindex peak RSS: $(( rss_kb / 1024 )) MiB"

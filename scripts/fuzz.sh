@@ -11,6 +11,7 @@
 #   LOGBOOK_FUZZ_RUNS=N scripts/fuzz.sh ...      stop after N inputs (or SECONDS, whichever first)
 #   LOGBOOK_FUZZ_TIMEOUT=S scripts/fuzz.sh ...   one input's limit (default 10 s; wall time, so a
 #                                                 long run beside other work wants more)
+#   LOGBOOK_FUZZ_JOBS=N scripts/fuzz.sh ...      harnesses fuzzed at once (default: the cores)
 #
 # Builds `logbook-fuzz` in release with --sanitize=fuzzer,address in .build-fuzz (its own
 # scratch path). Seeds: fuzz/corpus/HARNESS (in the repo, small); what the run adds goes to
@@ -36,8 +37,9 @@ swift build -c release --product logbook-fuzz --scratch-path "$scratch" \
     --sanitize=fuzzer -Xswiftc -sanitize=fuzzer,address -Xswiftc -DLOGBOOK_FUZZ 2>&1 | grep -v "Cannot export local symbol" | tail -3
 bin="$(swift build -c release --scratch-path "$scratch" --show-bin-path)/logbook-fuzz"
 
-status=0
-for h in "${harnesses[@]}"; do
+# One harness: its summary line and any failure go to $scratch/fuzz-HARNESS.result; exit 1 on failure.
+fuzz_one() {
+    local h=$1 status=0
     # Crashes of an earlier run are kept in fuzz/corpus once fixed; start each run clean.
     rm -rf "$scratch/crashes/$h"
     mkdir -p "$scratch/corpus/$h" "$scratch/crashes/$h"
@@ -71,5 +73,21 @@ for h in "${harnesses[@]}"; do
         grep -E 'ERROR|Fatal error|SUMMARY|deadly signal|timeout|out-of-memory|malloc' "$log" | head -5 >&2 || true
         status=1
     fi
+    return $status
+}
+
+# libFuzzer runs on one core: the harnesses run LOGBOOK_FUZZ_JOBS at a time (default: the
+# cores), each for SECONDS, and their lines are printed in order.
+parallel="${LOGBOOK_FUZZ_JOBS:-$(nproc)}"
+pids=()
+for h in "${harnesses[@]}"; do
+    while [ "$(jobs -rp | wc -l)" -ge "$parallel" ]; do wait -n || true; done
+    fuzz_one "$h" >"$scratch/fuzz-$h.result" 2>&1 &
+    pids+=($!)
+done
+status=0
+for i in "${!harnesses[@]}"; do
+    wait "${pids[$i]}" || status=1
+    cat "$scratch/fuzz-${harnesses[$i]}.result"
 done
 exit $status

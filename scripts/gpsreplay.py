@@ -47,7 +47,7 @@ def parse_args():
     ap.add_argument("--start-line", type=int, default=0,
                     help="skip the first N packets (resume a replay after a gpsd restart)")
     ap.add_argument("--shift-to-now", action="store_true",
-                    help="restamp RMC/GGA times so the first fix is dated when feeding starts")
+                    help="restamp RMC/GGA times so the first fix fed is dated when feeding starts")
     return ap.parse_args()
 
 
@@ -86,10 +86,10 @@ def restamp(packet, shift, first_date):
     return b"$" + body + b"*" + nmea_checksum(body) + m.group(4)
 
 
-def shift_to_now(sentences):
-    """The log's sentences dated so that its first RMC fix is now (UTC)."""
+def shift_to_now(sentences, start=0):
+    """The log's sentences dated so that its first RMC fix from packet `start` on is now (UTC)."""
     first = None
-    for p in sentences:
+    for p in sentences[start:]:
         m = re.match(rb"^\$..RMC,(\d{6})(?:\.\d+)?,[^,]*(?:,[^,]*){6},(\d{6}),", p)
         if m:
             t, d = m.group(1), m.group(2)
@@ -159,10 +159,11 @@ class Feeder:
         if not self.started:
             self.wait_for_client(fake)
             if self.args.shift_to_now:
-                fake.testload.sentences = shift_to_now(fake.testload.sentences)
+                fake.testload.sentences = shift_to_now(fake.testload.sentences, self.args.start_line)
+            # gpsfake's feed() sends sentences[fake.index]: skipping means moving that index.
+            fake.index = index = self.args.start_line
             self.started = True
         packets = fake.testload.sentences
-        index += self.args.start_line
         if index >= len(packets):
             self.done = True
             return False

@@ -14,6 +14,7 @@ import Testing
 /// was during the drive — is scanned byte by byte for a coordinate inside either zone.
 @Suite struct PrivacyZoneDriveTests {
     static let log = "munich-gps.nmea"
+    static let pace = 40
     static let zones = [
         PrivacyZone(name: "home", latitude: 48.180848, longitude: 11.565158, radius: 400),
         PrivacyZone(name: "office", latitude: 48.144153, longitude: 11.571073, radius: 250),
@@ -157,7 +158,9 @@ import Testing
         let supply = dir.file("sys/class/power_supply/ACAD")
         try FileManager.default.createDirectory(atPath: supply, withIntermediateDirectories: true)
         try "1\n".write(toFile: supply + "/online", atomically: true, encoding: .utf8)
-        let gpsd = try GPSDReplay(log: TestPaths.gpsLog(Self.log), realtime: 20)
+        // 40x: the 30-minute drive in 45 s; a live.json every 0.2 s is still one per 8 s of
+        // driving, several in each zone (the office crossing alone takes over a minute).
+        let gpsd = try GPSDReplay(log: TestPaths.gpsLog(Self.log), realtime: Double(Self.pace))
         defer { gpsd.stop() }
         let config = dir.file("logbookd.toml")
         var text = """
@@ -180,7 +183,7 @@ import Testing
             text += "[[privacy_zone]]\nname = \"\(z.name)\"\nlat = \(z.latitude)\nlon = \(z.longitude)\nradius_m = \(z.radius)\n"
         }
         try text.write(toFile: config, atomically: true, encoding: .utf8)
-        let daemon = try DaemonProcess(arguments: ["--config", config], environment: ["LOGBOOKD_DEBUG_CLOCK_SCALE": "20"])
+        let daemon = try DaemonProcess(arguments: ["--config", config], environment: ["LOGBOOKD_DEBUG_CLOCK_SCALE": "\(Self.pace)"])
         var snapshots: [[String: Any]] = []
         let finished = Task { await gpsd.waitUntilFinished(timeout: .seconds(240)) }
         let deadline = ContinuousClock.now + .seconds(240)
