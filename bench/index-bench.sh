@@ -12,7 +12,8 @@
 # Figures: generation time; `logbook reindex` throughput (target >= 1 M points/s) beside the
 # bare journal read rate in the same run (medians of three turns each); index size; peak RSS
 # of reindex; wall time of the whole `logbook trips list` process for the newest 50 (target
-# <= 100 ms; hyperfine when installed, else the median of 21 runs). Release build. Other load on the machine shows.
+# <= 100 ms; hyperfine when installed, else the median of 21 runs). Release build. Other load
+# on the machine shows.
 #
 # The CLI's floor (issue 22), one `index:` line each, with its target:
 #   index: trips list peak N MiB (target 30)

@@ -65,7 +65,7 @@ pass "journal, disk full, alone" --no-parallel --filter "LogbookJournalTests.Dis
 # Tests that are not Swift tests (real browsers, fuzzers, …): scripts/tests.d/NN-name.sh, in the
 # order of their numbers. Steps sharing a number run side by side, each into a log of its own
 # printed when the last of them ends: only steps that keep one core busy for minutes and time
-# nothing share one (the 1 GB import and the VM's power cuts: ~5 min saved on 2 cores).
+# nothing share one (the 1 GB import and the VM's power cuts: about 4 minutes saved on 2 cores).
 side_by_side() {
     local step name pids=() failed=()
     for step in "$@"; do
