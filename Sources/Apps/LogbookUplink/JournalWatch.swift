@@ -56,6 +56,15 @@ public struct JournalHeadProbe: Sendable {
         self.pointTime = pointTime
     }
 
+    /// Stands where `head` stands, a stream that has just read to the journal's end: what it
+    /// delivered is not parsed a second time for the lag (a drained backlog was, at the status
+    /// report after the drain: a fifth of the drain's CPU).
+    public mutating func catchUp(with head: JournalStream, pointTime: GPSTime?) {
+        stream = head
+        sequence = head.position.sequence
+        if let pointTime { self.pointTime = pointTime }
+    }
+
     /// Reads what was appended since the last call (at most `maxReads` chunks).
     public mutating func advance(maxReads: Int = 64) throws {
         for _ in 0..<maxReads {

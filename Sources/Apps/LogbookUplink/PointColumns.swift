@@ -43,21 +43,29 @@ struct PointColumns {
         count += 1
     }
 
-    /// The finished COPY data: the rows and the trailer.
-    var data: [UInt8] { rows + [0xFF, 0xFF] }
+    /// The finished COPY data, the rows and the trailer, in the rows' own buffer (not a copy:
+    /// half a megabyte per 5,000 points); the columns are empty after.
+    private mutating func takeData() -> [UInt8] {
+        var data: [UInt8] = []
+        swap(&data, &rows)
+        count = 0
+        data.append(0xFF)
+        data.append(0xFF)
+        return data
+    }
 
+    // Big-endian bytes appended a value at a time (a byte at a time was a tenth of a drain's CPU).
     private static func int16(_ v: Int16, _ out: inout [UInt8]) {
-        out.append(UInt8(truncatingIfNeeded: v >> 8))
-        out.append(UInt8(truncatingIfNeeded: v))
+        withUnsafeBytes(of: v.bigEndian) { out.append(contentsOf: $0) }
     }
 
     private static func int32(_ v: Int32, _ out: inout [UInt8]) {
-        for shift in stride(from: 24, through: 0, by: -8) { out.append(UInt8(truncatingIfNeeded: v >> Int32(shift))) }
+        withUnsafeBytes(of: v.bigEndian) { out.append(contentsOf: $0) }
     }
 
     private static func int64Field(_ v: Int64, _ out: inout [UInt8]) {
         int32(8, &out)
-        for shift in stride(from: 56, through: 0, by: -8) { out.append(UInt8(truncatingIfNeeded: v >> Int64(shift))) }
+        withUnsafeBytes(of: v.bigEndian) { out.append(contentsOf: $0) }
     }
 
     /// A `float8`; NULL when not measured (or not finite).
@@ -75,7 +83,8 @@ struct PointColumns {
 
     /// The COPY (and the insert from the staging table); `clear` empties the staging table
     /// for more in the same transaction.
-    func statements(device: String, clear: Bool, direct: Bool) -> [SQLStatement] {
+    mutating func statements(device: String, clear: Bool, direct: Bool) -> [SQLStatement] {
+        let data = takeData()
         let columns = "device_id, seq, trip_id, time, lat, lon, speed_mps, track_deg, altitude_m, eph_m"
         if direct {
             return [SQLStatement(sql: "COPY points (\(columns)) FROM STDIN (FORMAT binary)", parameters: [], copyData: data)]

@@ -143,6 +143,7 @@ public final class SinkRunner: Service, Sendable {
                 continue
             }
             if items.isEmpty {
+                probe.catchUp(with: stream, pointTime: cursor.lastPointTime)
                 status.state = "idle"
                 if settings.exitWhenIdle { break }
                 signal.sleep(settings.pollInterval)

@@ -76,6 +76,7 @@ public struct JournalStream: Sendable {
             fs: PosixFileSystem(), directory: directory, limit: limit, startingAt: resuming?.name ?? startSegment, resume: resuming
         ) { visit in
             let name = visit.name
+            let fileName = name.fileName  // once per segment, not per record
             for (index, scanned) in visit.contents.records.enumerated() {
                 let seq = scanned.sequence
                 stoppedAt = (visit, index)
@@ -86,13 +87,13 @@ public struct JournalStream: Sendable {
                     // sequence: what we delivered beyond it is gone (see `rewound`).
                     if let s = startSegment, name > s, h.previousLastSequence < pos.sequence {
                         out.append(.rewound(from: pos.sequence, to: h.previousLastSequence))
-                        pos = JournalPosition(sequence: h.previousLastSequence, segment: name.fileName)
+                        pos = JournalPosition(sequence: h.previousLastSequence, segment: fileName)
                         pastMarker = true
                     }
                 case .user(let r):
                     guard seq > pos.sequence else { continue }
                     out.append(.entry(JournalEntry(sequence: seq, record: r)))
-                    pos = JournalPosition(sequence: seq &+ r.sequenceCount &- 1, segment: name.fileName)
+                    pos = JournalPosition(sequence: seq &+ r.sequenceCount &- 1, segment: fileName)
                     pastMarker = true
                     budget -= Int(r.sequenceCount)
                 case .checkpoint(let cp):
@@ -102,7 +103,7 @@ public struct JournalStream: Sendable {
                         continue
                     }
                     out.append(.checkpoint(JournalCheckpoint(cp, sequence: seq, publicKey: key)))
-                    pos = JournalPosition(sequence: seq, segment: name.fileName, checkpointHead: cp.head)
+                    pos = JournalPosition(sequence: seq, segment: fileName, checkpointHead: cp.head)
                     pastMarker = true
                     budget -= 1
                 default:
