@@ -21,8 +21,14 @@ let packageDirectory = String(#filePath.dropLast("/Package.swift".count))
 /// writes `.build/hot-text/logbookd.ld`): when `LOGBOOK_HOT_TEXT` names it, the release link
 /// gathers the code the daemon runs at the front of its text. Without it the daemon is the same
 /// program with more of its text resident (docs/memory.md).
-let hotTextFile: String? = Context.environment["LOGBOOK_HOT_TEXT"].flatMap { path in
-    path.isEmpty ? nil : path.hasPrefix("/") ? path : packageDirectory + "/" + path
+let hotTextFile = orderFile("LOGBOOK_HOT_TEXT")
+/// logbook-uplink's, the same way (`bench/hot-text-uplink.sh`, `.build/hot-text/logbook-uplink.ld`).
+let uplinkHotTextFile = orderFile("LOGBOOK_UPLINK_HOT_TEXT")
+
+func orderFile(_ variable: String) -> String? {
+    Context.environment[variable].flatMap { path in
+        path.isEmpty ? nil : path.hasPrefix("/") ? path : packageDirectory + "/" + path
+    }
 }
 
 let log = Target.Dependency.product(name: "Logging", package: "swift-log")
@@ -236,17 +242,21 @@ let package = Package(
             "Apps", "logbook-uplink",
             [
                 "LogbookUplink", "LogbookMQTT", "LogbookPostgres", "LogbookConfig", "LogbookCore", "LogbookJournal",
-                "LogbookPOSIX", argumentParser, log, serviceLifecycle, unixSignals,
+                "LogbookPOSIX", log, serviceLifecycle, unixSignals,
             ],
             // The cuts logbookd's link has (docs/memory.md): lld with compact relative
             // relocations and no dynamic symbol table, so the static runtime's relocation
-            // table and 13,000 exported symbols are not paged in at every start; and the
-            // static libstdc++ (logbookd's link directory), so no libstdc++.so is loaded.
+            // table and 13,000 exported symbols are not paged in at every start; the static
+            // libstdc++ (logbookd's link directory), so no libstdc++.so is loaded; and its
+            // order file, when there is one.
             linkerSettings: [
                 .unsafeFlags(
                     ["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs", "-Xlinker", "--no-export-dynamic"],
                     .when(platforms: [.linux])),
                 .unsafeFlags(["-L", "\(packageDirectory)/Sources/Apps/logbookd/link"], .when(platforms: [.linux])),
+                .unsafeFlags(
+                    uplinkHotTextFile.map { ["-Xlinker", "-T", "-Xlinker", $0] } ?? [],
+                    .when(platforms: [.linux], configuration: .release)),
             ]),
 
         // ── Dev: test support, benchmarks, fuzzers ──

@@ -14,11 +14,9 @@
 #
 # How: the release logbookd (linked with a map) runs under valgrind's callgrind while gpsd
 # replays the 3-hour Swiss drive at full speed (as bench/gps-bench.sh), a client asks for
-# `status`, and the daemon gets SIGHUP (a reload) and SIGTERM (shutdown). Every executed
-# instruction address is mapped through the link map to its input section (object file or
-# archive member, and section), written as a linker-script pattern. Patterns name files by
-# their last two path parts, so the list holds across checkouts. Sections, not symbols: Swift's
-# private thunks have no symbol, and a symbol ordering file cannot move them.
+# `status`, and the daemon gets SIGHUP (a reload) and SIGTERM (shutdown).
+# bench/hot_text_sections.py maps every executed instruction through the link map to its input
+# section and writes the list.
 # Usage: bench/hot-text.sh [OUT]     (default .build/hot-text/logbookd.ld; prints its path last)
 #        KEEP=1 bench/hot-text.sh    keeps the work directory (profile, link map) for a look
 # Then:  scripts/build-release.sh (it links with the list)
@@ -107,84 +105,6 @@ else
     echo "hot-text: no ELM327-emulator (scripts/python-venv.sh): profiled without a car" >&2
 fi
 
-/usr/bin/python3 - "$work/logbookd" "$work/logbookd.map" "$list" \
-    "$(uname -m)" "$(git rev-parse --short HEAD 2>/dev/null || echo unknown)" "${traces[@]}" <<'PY'
-import bisect, re, sys
-binary, linkmap, out, arch, commit, *traces = sys.argv[1:]
-def executed(trace):
-    """The binary's instruction addresses a callgrind trace saw, and those it left unattributed."""
-    objects, current, addresses, unattributed = {}, None, set(), []
-    for line in open(trace, errors="replace"):
-        if line.startswith(("ob=", "cob=")):
-            m = re.match(r"c?ob=\((\d+)\)(?: (.*))?", line.strip())
-            if m.group(2):
-                objects[m.group(1)] = m.group(2)
-            if line.startswith("ob="):
-                current = objects.get(m.group(1))
-        elif line.startswith("0x") and current == binary:
-            addresses.add(int(line.split()[0], 16))
-        elif line.startswith("0x") and current == "???":
-            # Code valgrind did not attribute to the binary (it misreads part of a text segment that
-            # does not start on a page): runtime addresses, the PIE loaded at valgrind's 0x108000.
-            unattributed.append(int(line.split()[0], 16) - 0x108000)
-    return addresses, unattributed
-
-# lld's map: "VMA LMA Size Align", then an output section (no indent), an input section
-# (8 spaces: "file:(section)" or "archive(member):(section)"), a symbol (16 spaces).
-sections, output = [], None
-for line in open(linkmap):
-    m = re.match(r"\s*([0-9a-f]+)\s+[0-9a-f]+\s+([0-9a-f]+)\s+\d+ (\s*)(.*)$", line)
-    if not m:
-        continue
-    vma, size, indent, what = m.groups()
-    if not indent:
-        output = what.strip()
-    elif len(indent) == 8 and output in (".text", ".text.hot"):
-        sections.append((int(vma, 16), int(size, 16), what.strip()))
-sections.sort()
-starts = [s[0] for s in sections]
-text_start, text_end = sections[0][0], sections[-1][0] + sections[-1][1]
-
-def hot_sections(trace):
-    addresses, unattributed = executed(trace)
-    inside = [a for a in unattributed if text_start <= a < text_end]
-    # Only when valgrind left much of the binary's code unattributed must the assumed load address
-    # hold; a few hundred addresses of its own (vdso, trampolines) fit nowhere and do not matter.
-    if len(unattributed) > len(addresses) and len(inside) < 0.5 * len(unattributed):
-        sys.exit(f"hot-text: valgrind's load address is not 0x108000 ({len(inside)} of {len(unattributed)} fit)")
-    addresses.update(inside)
-    hot = {}
-    for a in addresses:
-        i = bisect.bisect_right(starts, a) - 1
-        if i >= 0 and a < sections[i][0] + sections[i][1]:
-            hot[sections[i][2]] = sections[i]
-    return hot, len(addresses)
-
-# Tiers: what the plain drive runs, then what each further profile (the car) adds; in link order
-# within a tier.
-tiers, hot, executed_count = [], {}, 0
-for trace in traces:
-    found, n = hot_sections(trace)
-    tiers.append(sorted((v for k, v in found.items() if k not in hot), key=lambda s: s[0]))
-    hot.update(found)
-    executed_count = max(executed_count, n)
-
-def pattern(described):
-    path, member, section = re.match(r"(.*?)(?:\((.*?)\))?:\((.*)\)$", described).groups()
-    # Unquoted file globs (a quoted one is literal in lld); odd characters matched by "?".
-    file = f"*{path.rsplit('/', 1)[-1]}:{member}" if member else "*/" + "/".join(path.rsplit("/", 2)[-2:])
-    return re.sub(r"[^A-Za-z0-9_./*:-]", "?", file) + f'("{section}")'
-
-hot_bytes = sum(s[1] for s in hot.values())
-with open(out, "w") as f:
-    f.write("/* The input sections logbookd runs while recording a drive, gathered at the front of\n"
-            "   its text (Package.swift, LOGBOOK_HOT_TEXT). Generated by bench/hot-text.sh; do not edit.\n"
-            f"   arch: {arch}, commit: {commit}, hot-bytes: {hot_bytes} */\n"
-            "SECTIONS {\n  .text.hot : {\n")
-    f.writelines(f"    {pattern(name)}\n" for tier in tiers for _, _, name in tier)
-    f.write("  }\n}\nINSERT BEFORE .text;\n")
-total = sum(s[1] for s in sections)
-print(f"hot-text: {arch}: {len(hot)} input sections ({' + '.join(str(len(t)) for t in tiers)}), {hot_bytes // 1024} KiB of "
-      f"{total // 1024} KiB of text; {executed_count} instructions executed", file=sys.stderr)
-PY
+/usr/bin/python3 bench/hot_text_sections.py logbookd "$work/logbookd" "$work/logbookd.map" "$list" \
+    "$(uname -m)" "$(git rev-parse --short HEAD 2>/dev/null || echo unknown)" "${traces[@]}"
 echo "$list"

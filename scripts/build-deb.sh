@@ -43,9 +43,15 @@ done
 die() { echo "build-deb: $*" >&2; exit 1; }
 command -v dpkg-deb >/dev/null || die "dpkg-deb missing (apt-get install dpkg)"
 
-# Release binaries with the Swift runtime linked in: the Pi needs no toolchain. logbookd's order
-# file is profiled here, on the architecture being packaged (bench/hot-text.sh, via build-release).
+# Release binaries with the Swift runtime linked in: the Pi needs no toolchain. The order files
+# are profiled here, on the architecture being packaged: logbookd's by build-release
+# (bench/hot-text.sh), logbook-uplink's first when it is missing or older than the code
+# (bench/hot-text-uplink.sh).
 if [ -z "$BIN_DIR" ]; then
+  uplink_order=$ROOT/.build/hot-text/logbook-uplink.ld
+  if [ ! -f "$uplink_order" ] || [ -n "$(cd "$ROOT" && find Sources Package.swift -newer "$uplink_order" -print -quit)" ]; then
+    "$ROOT/bench/hot-text-uplink.sh" "$uplink_order" >/dev/null
+  fi
   "$ROOT/scripts/build-release.sh"
   BIN_DIR=$ROOT/.build/release
 fi

@@ -8,12 +8,13 @@
 # Writes, under OUT_DIR, the paths they have in the package:
 #   usr/share/man/man1/logbook.1.gz       swift-argument-parser's generate-manual tool over
 #                                         `logbook --experimental-dump-help` (every subcommand)
-#   usr/share/man/man8/logbook-uplink.8.gz, usr/share/man/man8/logbook-web.8.gz
-#                                         the same tool over the two services
-#   usr/share/man/man8/logbookd.8.gz      help2man over `logbookd --help` (the daemon parses its
-#                                         few flags by hand, without ArgumentParser: its usage text
-#                                         sits beside the parser in DaemonArguments) plus
-#                                         packaging/debian/logbookd.h2m
+#   usr/share/man/man8/logbook-web.8.gz   the same tool over the web app
+#   usr/share/man/man8/logbookd.8.gz, usr/share/man/man8/logbook-uplink.8.gz
+#                                         help2man over `logbookd --help` and `logbook-uplink
+#                                         --help` (both parse their few flags by hand, without
+#                                         ArgumentParser: the usage texts sit beside the parsers,
+#                                         DaemonArguments and UplinkArguments) plus
+#                                         packaging/debian/PROGRAM.h2m
 #   usr/share/bash-completion/completions/logbook, usr/share/zsh/vendor-completions/_logbook,
 #   usr/share/fish/vendor_completions.d/logbook.fish
 #                                         `logbook --generate-completion-script bash|zsh|fish`
@@ -47,18 +48,21 @@ mkdir -p "$M1" "$M8"
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/build-manuals.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
 
-for page in logbook:1 logbook-uplink:8 logbook-web:8; do
+for page in logbook:1 logbook-web:8; do
   program=${page%:*}; section=${page#*:}
   "$GENERATE" "$BIN_DIR/$program" --section "$section" --date "$DAY" --output-directory "$WORK" >&2
   [ -s "$WORK/$program.$section" ] || die "generate-manual wrote no $program.$section"
   gzip -9n <"$WORK/$program.$section" >"$OUT/usr/share/man/man$section/$program.$section.gz"
 done
 
-help2man --no-info --no-discard-stderr --section 8 --version-string "$VERSION" \
-  --name "record car trips from gpsd into a tamper-evident journal" \
-  --include "$ROOT/packaging/debian/logbookd.h2m" --output "$WORK/logbookd.8" "$BIN_DIR/logbookd" \
-  || die "help2man over logbookd --help failed"
-gzip -9n <"$WORK/logbookd.8" >"$M8/logbookd.8.gz"
+for page in "logbookd:record car trips from gpsd into a tamper-evident journal" \
+    "logbook-uplink:stream the trip journal to MQTT, PostgreSQL and location servers"; do
+  program=${page%%:*}
+  help2man --no-info --no-discard-stderr --section 8 --version-string "$VERSION" --name "${page#*:}" \
+    --include "$ROOT/packaging/debian/$program.h2m" --output "$WORK/$program.8" "$BIN_DIR/$program" \
+    || die "help2man over $program --help failed"
+  gzip -9n <"$WORK/$program.8" >"$M8/$program.8.gz"
+done
 
 for shell in bash zsh fish; do
   case $shell in

@@ -2,9 +2,8 @@
 public import LogbookSettings
 import LogbookCore
 
-/// `logbookd`'s command line: five options, `--help` and `--version`. Parsed by hand rather than with
-/// ArgumentParser, whose code (and the regex engine and JSON coder it brings along) the
-/// daemon would otherwise map at every start for these few flags (docs/memory.md).
+/// `logbookd`'s command line: five options, `--help` and `--version` (``LongOptions``, not
+/// ArgumentParser: docs/memory.md).
 public struct DaemonArguments: Equatable, Sendable {
     public var configFile: String?
     public var overrides = Settings.Overrides()
@@ -48,35 +47,23 @@ public struct DaemonArguments: Equatable, Sendable {
 
     /// Parses the arguments after the program name: `--name VALUE` or `--name=VALUE`.
     public static func parse(_ arguments: [String]) throws(UsageError) -> Request {
-        var parsed = DaemonArguments()
-        var rest = arguments[...]
-        while let argument = rest.popFirst() {
-            if argument == "-h" || argument == "--help" { return .help }
-            if argument == "--version" { return .version }
-            guard argument.hasPrefix("--") else {
-                throw UsageError(description: "unexpected argument '\(argument)'")
-            }
-            var name = Substring(argument), value: String?
-            if let equals = argument.firstIndex(of: "=") {
-                name = argument[..<equals]
-                value = String(argument[argument.index(after: equals)...])
-            }
-            guard let option = Option(rawValue: String(name.dropFirst(2))) else {
-                throw UsageError(description: "unknown option '\(name)'")
-            }
-            if value == nil {
-                guard let next = rest.first, !next.hasPrefix("--") else {
-                    throw UsageError(description: "missing value for '\(name)'")
-                }
-                value = rest.removeFirst()
-            }
-            guard let value, !value.isEmpty else { throw UsageError(description: "empty value for '\(name)'") }
-            option.store(value, in: &parsed)
+        let request: LongOptions.Request
+        do { request = try LongOptions.parse(arguments, valued: Set(Option.allCases.map(\.rawValue))) } catch {
+            throw UsageError(description: error.description)
         }
-        return .run(parsed)
+        switch request {
+        case .help: return .help
+        case .version: return .version
+        case .run(let options):
+            var parsed = DaemonArguments()
+            for option in Option.allCases {
+                if let value = options.values[option.rawValue] { option.store(value, in: &parsed) }
+            }
+            return .run(parsed)
+        }
     }
 
-    private enum Option: String {
+    private enum Option: String, CaseIterable {
         case config, gpsd, stateDir = "state-dir", runtimeDir = "runtime-dir", logLevel = "log-level"
 
         func store(_ value: String, in arguments: inout DaemonArguments) {

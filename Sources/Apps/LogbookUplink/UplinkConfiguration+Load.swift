@@ -6,7 +6,7 @@ import LogbookSettings
 
 extension UplinkConfiguration {
     /// Command-line values that override the file and the environment.
-    public struct Overrides: Sendable {
+    public struct Overrides: Sendable, Equatable {
         public var stateDirectory: String?
         public var journalDirectory: String?
         public var liveFile: String?

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-import ArgumentParser
+import LogbookPOSIX
+import LogbookUplink
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -11,16 +12,23 @@ sigemptyset(&blocked)
 for s in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&blocked, s) }
 pthread_sigmask(SIG_BLOCK, &blocked, nil)
 signal(SIGPIPE, SIG_IGN)
+let request: UplinkArguments.Request
 do {
-    let command = try UplinkCommand.parseAsRoot()
-    if let uplink = command as? UplinkCommand {
-        try await uplink.run()
-    } else if let witness = command as? WitnessCommand {
-        try witness.run()
-    } else {
-        var other = command  // help
-        try other.run()
-    }
+    request = try UplinkArguments.parse(Array(CommandLine.arguments.dropFirst()))
 } catch {
-    UplinkCommand.exit(withError: error)
+    let usage = CommandLine.arguments.dropFirst().first == "witness" ? UplinkArguments.witnessUsage : UplinkArguments.usage
+    RunUplink.printError("logbook-uplink: \(error)\n\n\(usage)")
+    exit(64)  // EX_USAGE
+}
+switch request {
+case .help(let text):
+    print(text)
+case .version:
+    print(UplinkArguments.versionLine)
+case .witness(let store, let device):
+    exit(RunWitness.run(store: store, device: device))
+case .run(let arguments):
+    // The main thread parked on a semaphore rather than an async top level, as logbookd's
+    // (its end would read the unwind tables into memory for good: docs/memory.md).
+    exit(runBlockingMainThread { await RunUplink.run(arguments) })
 }

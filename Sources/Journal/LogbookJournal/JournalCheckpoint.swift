@@ -75,7 +75,10 @@ extension JournalReader {
     public func publicKey() throws -> [UInt8]? {
         let fs = PosixFileSystem()
         for name in SegmentName.segments(in: try fs.list(directory)).reversed() {
-            if let h = Self.header(of: try fs.read(directory + "/" + name.fileName) ?? []) { return h.publicKey }
+            // The header opens the segment's first block: not the whole preallocated file (4 MiB
+            // of it read at every uplink start was the uplink's peak memory).
+            let first = try fs.read(directory + "/" + name.fileName, from: 0, count: Framing.blockSize)
+            if let h = Self.header(of: first ?? []) { return h.publicKey }
         }
         return nil
     }

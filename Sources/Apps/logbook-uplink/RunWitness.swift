@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: MIT
-import ArgumentParser
 import LogbookCore
 import LogbookJournal
 import LogbookPOSIX
@@ -9,18 +8,9 @@ import LogbookUplink
 /// `logbook-uplink witness --store URL --device ID`: the checkpoints the fleet store keeps of
 /// one device, one checkpoint message per line (the format of the MQTT `…/checkpoints` topic).
 /// `logbook verify --witness postgres://…` runs it, so the CLI links no libpq.
-struct WitnessCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "witness",
-        abstract: "Print a device's checkpoints kept in the fleet store, one JSON message per line.")
-
-    @Option(name: .customLong("store"), help: "The fleet store: postgres://… or a libpq key=value string.")
-    var store: String
-
-    @Option(name: .customLong("device"), help: "The device id whose checkpoints to print.")
-    var device: String
-
-    func run() throws {
+enum RunWitness {
+    /// The exit status: 69 (EX_UNAVAILABLE) when the store cannot be read.
+    static func run(store: String, device: String) -> Int32 {
         let rows: [[String?]]
         do {
             rows = try PostgresConnection(url: store).execute("""
@@ -28,8 +18,8 @@ struct WitnessCommand: ParsableCommand {
                 FROM checkpoints WHERE device_id = $1 ORDER BY seq
                 """, [device])
         } catch {
-            UplinkCommand.printError("logbook-uplink witness: \(error)")
-            throw ExitCode(69)  // EX_UNAVAILABLE
+            RunUplink.printError("logbook-uplink witness: \(error)")
+            return 69
         }
         for r in rows {
             guard r.count == 6, let seq = r[0].flatMap({ UInt64($0) }), let head = r[1].flatMap(Hex.decode),
@@ -40,5 +30,6 @@ struct WitnessCommand: ParsableCommand {
                 monotonicNanoseconds: mono, signature: sig, publicKey: key)
             print(MQTTPayloads.checkpointJSON(cp, device: device).serialized)
         }
+        return 0
     }
 }

@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: MIT
-import ArgumentParser
 import LogbookConfig
 import LogbookCore
 import LogbookMQTT
@@ -12,50 +11,23 @@ import UnixSignals
     import Glibc
 #endif
 
-/// `logbook-uplink`: streams the journal to MQTT (Home Assistant) and PostgreSQL.
-struct UplinkCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "logbook-uplink",
-        abstract: "Stream the trip journal to an MQTT broker (Home Assistant) and a fleet PostgreSQL.",
-        version: LogbookVersion.line("logbook-uplink"),
-        subcommands: [WitnessCommand.self])
-
-    @Option(name: .customLong("config"), help: "Config file (default /etc/logbook/logbookd.toml if present).")
-    var configFile: String?
-
-    @Option(name: .customLong("state-dir"), help: "The uplink's state directory (cursors).")
-    var stateDir: String?
-
-    @Option(name: .customLong("journal-dir"), help: "The journal to follow (default <state_dir of logbookd>/journal).")
-    var journalDir: String?
-
-    @Option(name: .customLong("live-file"), help: "logbookd's live.json (default <runtime_dir>/live.json).")
-    var liveFile: String?
-
-    @Option(name: .customLong("device-id"), help: "Device id (default: derived from the journal's public key).")
-    var deviceID: String?
-
-    @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
-    var logLevel: String?
-
-    @Flag(name: .customLong("exit-when-idle"), help: "Exit once every sink has caught up with the journal.")
-    var exitWhenIdle = false
-
-    func run() async throws {
-        let environment = Self.environment()
+/// `logbook-uplink`: streams the journal to MQTT (Home Assistant), PostgreSQL and the interop
+/// servers until SIGTERM (or, with `--exit-when-idle`, until every sink has caught up).
+enum RunUplink {
+    /// The process's exit status: 78 for a config error, 75 while the journal does not exist yet.
+    static func run(_ arguments: UplinkArguments) async -> Int32 {
+        let environment = environment()
         let c: UplinkConfiguration
         do {
             c = try UplinkConfiguration.load(
-                file: configFile, environment: environment,
-                overrides: .init(stateDirectory: stateDir, journalDirectory: journalDir, liveFile: liveFile,
-                                 deviceID: deviceID, logLevel: logLevel))
+                file: arguments.configFile, environment: environment, overrides: arguments.overrides)
         } catch {
-            Self.printError("logbook-uplink: config error: \(error)")
-            throw ExitCode(78)
+            printError("logbook-uplink: config error: \(error)")
+            return 78
         }
         guard c.mqtt != nil || c.postgres != nil || c.ownTracks != nil || c.overland != nil || c.osmAnd != nil else {
-            Self.printError("logbook-uplink: config error: uplink: no sink is set ([uplink.mqtt] host, [uplink.postgres] url, [uplink.owntracks], [uplink.overland] or [uplink.osmand] url)")
-            throw ExitCode(78)
+            printError("logbook-uplink: config error: uplink: no sink is set ([uplink.mqtt] host, [uplink.postgres] url, [uplink.owntracks], [uplink.overland] or [uplink.osmand] url)")
+            return 78
         }
         let level = Logger.Level(rawValue: c.logLevel) ?? .info
         LoggingSystem.bootstrap { label in
@@ -66,8 +38,8 @@ struct UplinkCommand: AsyncParsableCommand {
         let logger = Logger(label: "logbook-uplink")
         let device: DeviceIdentity
         do { device = try Uplink.identity(configuration: c) } catch {
-            Self.printError("logbook-uplink: \(error)")
-            throw ExitCode(75)  // EX_TEMPFAIL: systemd restarts it once the daemon has created the journal
+            printError("logbook-uplink: \(error)")
+            return 75  // EX_TEMPFAIL: systemd restarts it once the daemon has created the journal
         }
         var transport: MosquittoClient?
         var connector: PostgresConnector?
@@ -93,9 +65,21 @@ struct UplinkCommand: AsyncParsableCommand {
                 connector = PostgresConnector(url: p.url, password: try Uplink.postgresPassword(p, environment: environment))
             }
         } catch {
-            Self.printError("logbook-uplink: \(error)")
-            throw ExitCode(78)
+            printError("logbook-uplink: \(error)")
+            return 78
         }
+        do {
+            return try await run(configuration: c, device: device, mqtt: transport, postgres: connector, ownTracks: ownTracks,
+                                 exitWhenIdle: arguments.exitWhenIdle, logger: logger)
+        } catch {
+            printError("logbook-uplink: \(error)")
+            return 1
+        }
+    }
+
+    private static func run(configuration c: UplinkConfiguration, device: DeviceIdentity, mqtt transport: MosquittoClient?,
+                            postgres connector: PostgresConnector?, ownTracks: MosquittoClient?, exitWhenIdle: Bool,
+                            logger: Logger) async throws -> Int32 {
         let services = try Uplink.services(
             configuration: c, device: device, mqtt: transport, postgres: connector, ownTracksMQTT: ownTracks,
             exitWhenIdle: exitWhenIdle, logger: logger)
@@ -113,6 +97,7 @@ struct UplinkCommand: AsyncParsableCommand {
         try await group.run()
         transport?.stop()
         ownTracks?.stop()
+        return 0
     }
 
     static func environment() -> [String: String] {

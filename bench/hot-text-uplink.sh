@@ -1,0 +1,130 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Generates logbook-uplink's order file, as bench/hot-text.sh does logbookd's (why: there, and
+# docs/memory.md): the input sections the uplink runs while a car drives with every sink on,
+# gathered at the front of its text when LOGBOOK_UPLINK_HOT_TEXT names the file (Package.swift).
+# A build product of this machine, never committed; stale or missing, the uplink still links and
+# runs, with more of its text resident. scripts/build-release.sh links with it when it is there
+# and newer than the code; scripts/build-deb.sh and bench/uplink-bench.sh make it first.
+#
+# How: a private mosquitto, a throwaway PostgreSQL cluster and the three loopback receivers
+# (scripts/interop-receiver.py: OwnTracks, Overland, OsmAnd); logbookd records the Regensburg
+# drive replayed at 20x; the release uplink (linked with a map) follows it under callgrind with
+# every sink on, sends the live state while the car drives, catches up after the car parks and
+# gets SIGTERM. bench/hot_text_sections.py maps what it executed to input sections.
+# Usage: bench/hot-text-uplink.sh [OUT]   (default .build/hot-text/logbook-uplink.ld; prints its path last)
+#        KEEP=1 bench/hot-text-uplink.sh  keeps the work directory (profile, link map) for a look
+set -euo pipefail
+cd "$(dirname "$0")/.."
+log=fixtures/gpslogs/20100411_Geko_Regensburg.txt
+list="${1:-.build/hot-text/logbook-uplink.ld}"
+mkdir -p "$(dirname "$list")"
+
+scripts/install-deps.sh valgrind >&2
+work="$(mktemp -d /tmp/logbook-hot-uplink.XXXXXX)"
+chmod 755 "$work"
+pids=()
+pgbin="$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)"
+as_pg() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
+cleanup() {
+    for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+    [ -d "$work/pg/data" ] && as_pg "$pgbin/pg_ctl" -D "$work/pg/data" -m immediate stop >/dev/null 2>&1 || true
+    wait 2>/dev/null || true
+    [ -n "${KEEP:-}" ] || rm -rf "$work"
+}
+trap cleanup EXIT
+free_port() { /usr/bin/python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+
+# shellcheck source=scripts/release-flags.sh
+. scripts/release-flags.sh
+bin="$(swift build -c release --show-bin-path)"
+# The daemon only writes the journal the uplink follows: any release logbookd will do.
+[ -x "$bin/logbookd" ] || scripts/build-release.sh --product logbookd >&2
+# Profiled without an order file (the layout it is about to replace); the map makes the link
+# run again even when nothing else changed.
+rm -f "$bin/logbook-uplink"
+env -u LOGBOOK_UPLINK_HOT_TEXT swift build "${RELEASE_BUILD[@]}" --product logbook-uplink \
+    -Xlinker -Map="$work/logbook-uplink.map" >/dev/null
+# valgrind cannot read the toolchain's DWARF 5; the symbol table is all it needs.
+cp "$bin/logbook-uplink" "$work/logbook-uplink"
+strip --strip-debug "$work/logbook-uplink"
+
+mport=$(free_port)
+{ echo "listener $mport 127.0.0.1"; echo "allow_anonymous true"; echo "persistence false"
+  [ "$(id -u)" = 0 ] && echo "user root"; } >"$work/mosquitto.conf"
+mosquitto -c "$work/mosquitto.conf" >/dev/null 2>&1 &
+pids+=("$!")
+pport=$(free_port)
+mkdir "$work/pg"; chmod 755 "$work/pg"; [ "$(id -u)" = 0 ] && chown postgres "$work/pg"
+as_pg "$pgbin/initdb" -D "$work/pg/data" -A trust -U logbook >/dev/null
+as_pg "$pgbin/pg_ctl" -D "$work/pg/data" -w -l "$work/pg/log" \
+    -o "-p $pport -k $work/pg -c listen_addresses=127.0.0.1" start >/dev/null
+command psql -h 127.0.0.1 -p "$pport" -U logbook -X -q -d postgres -c "CREATE DATABASE fleet"
+ports=()
+for kind in owntracks overland osmand; do
+    ports+=("$(free_port)")
+    /usr/bin/python3 scripts/interop-receiver.py "$kind" --port "${ports[-1]}" --log "$work/$kind.ndjson" >/dev/null 2>&1 &
+    pids+=("$!")
+done
+TMPDIR="$work" /usr/bin/python3 scripts/gpsreplay.py --tcp --realtime 20 "$log" >"$work/replay.out" 2>/dev/null &
+replay=$!
+pids+=("$replay")
+for _ in $(seq 100); do grep -q '^PORT=' "$work/replay.out" 2>/dev/null && break; sleep 0.05; done
+cat >"$work/logbookd.toml" <<TOML
+state_dir = "$work/state"
+runtime_dir = "$work/run"
+[gpsd]
+address = "127.0.0.1:$(sed -n 's/^PORT=//p' "$work/replay.out")"
+[[vehicle]]
+id = "car"
+[[source]]
+type = "service"
+vehicle = "car"
+[uplink]
+state_dir = "$work/uplink"
+runtime_dir = "$work/uplink/run"
+[uplink.mqtt]
+host = "127.0.0.1"
+port = $mport
+[uplink.postgres]
+url = "postgres://logbook@127.0.0.1:$pport/fleet"
+[uplink.owntracks]
+url = "http://127.0.0.1:${ports[0]}/pub"
+[uplink.overland]
+url = "http://127.0.0.1:${ports[1]}/api/v1/overland/batches"
+[uplink.osmand]
+url = "http://127.0.0.1:${ports[2]}/"
+TOML
+LOGBOOKD_DEBUG_CLOCK_SCALE=20 "$bin/logbookd" --config "$work/logbookd.toml" 2>"$work/daemon.log" &
+daemon=$!
+pids+=("$daemon")
+for _ in $(seq 100); do [ -f "$work/state/journal.pub" ] && break; sleep 0.1; done
+# As systemd/logbook-uplink.service runs it (its malloc tunables).
+GLIBC_TUNABLES=glibc.malloc.mmap_threshold=131072:glibc.malloc.arena_max=2 \
+    valgrind --tool=callgrind --dump-instr=yes --compress-pos=no --callgrind-out-file="$work/uplink.callgrind" \
+    "$work/logbook-uplink" --config "$work/logbookd.toml" 2>"$work/uplink.log" &
+uplink=$!
+pids+=("$uplink")
+wait "$replay" || true
+kill -TERM "$daemon"
+wait "$daemon" || true
+# Parked: every sink catches up with the sealed journal (status files), then the uplink stops.
+caught_up() {
+    /usr/bin/python3 - "$work/uplink/run" <<'PY'
+import json, sys
+sinks = ["mqtt", "postgres", "owntracks", "overland", "osmand"]
+try:
+    s = [json.load(open(f"{sys.argv[1]}/status-{k}.json")) for k in sinks]
+except (OSError, ValueError):
+    sys.exit(1)
+sys.exit(0 if all(x["state"] == "idle" and x["cursor"] >= x["journal_seq"] > 0 for x in s) else 1)
+PY
+}
+for _ in $(seq 1800); do caught_up && break; sleep 0.2; done
+caught_up || echo "hot-text: the uplink did not catch up with every sink (profiled what it ran)" >&2
+kill -TERM "$uplink"
+wait "$uplink" || true
+
+/usr/bin/python3 bench/hot_text_sections.py logbook-uplink "$work/logbook-uplink" "$work/logbook-uplink.map" "$list" \
+    "$(uname -m)" "$(git rev-parse --short HEAD 2>/dev/null || echo unknown)" "$work/uplink.callgrind"
+echo "$list"
