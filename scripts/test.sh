@@ -66,21 +66,47 @@ pass "journal, disk full, alone" --no-parallel --filter "LogbookJournalTests.Dis
 # order of their numbers. Steps sharing a number run side by side, each into a log of its own
 # printed when the last of them ends: only steps that keep one core busy for minutes and time
 # nothing share one (the 1 GB import and the VM's power cuts: about 4 minutes saved on 2 cores).
+# When the first of them ends, the release build of the shipped binaries (for the end-to-end
+# step) starts in the core it left free, niced below the steps still running: the VM's power
+# cuts go on for minutes after the import, on one core.
+release_build() { for product in logbookd logbook logbook-uplink logbook-web; do scripts/build-release.sh --product "$product"; done; }
+release_built=""
 side_by_side() {
-    local step name pids=() failed=()
+    local step name pids=() failed=() finished rc meanwhile=""
+    declare -A names=()
     for step in "$@"; do
         name=$(basename "$step" .sh)
         echo "== $name (side by side with the other $(basename "$step" | cut -d- -f1)- steps)"
         ( began=$SECONDS; rc=0; "$step" >".build/step-$name.log" 2>&1 || rc=$?
           echo "time: $name: $((SECONDS - began)) s (side by side)" >>".build/step-$name.log"; exit $rc ) &
         pids+=($!)
+        names[$!]=$name
     done
-    for i in "${!pids[@]}"; do wait "${pids[$i]}" || failed+=("$(basename "${@:$((i + 1)):1}" .sh)"); done
+    while [ ${#pids[@]} -gt 0 ]; do
+        rc=0
+        wait -n -p finished "${pids[@]}" || rc=$?
+        [ "$rc" -eq 0 ] || failed+=("${names[$finished]}")
+        mapfile -t pids < <(printf '%s\n' "${pids[@]}" | grep -vx "$finished")
+        if [ ${#pids[@]} -gt 0 ] && [ -z "$release_built" ]; then
+            echo "== release build of the shipped binaries (beside the other $(basename "$1" | cut -d- -f1)- steps, once ${names[$finished]} ended)"
+            ( began=$SECONDS; rc=0; nice -n 10 bash -c "$(declare -f release_build); release_build" >.build/step-release-build.log 2>&1 || rc=$?
+              echo "time: release build of the shipped binaries: $((SECONDS - began)) s (side by side)" >>.build/step-release-build.log
+              exit $rc ) &
+            meanwhile=$!
+            release_built=yes
+        fi
+    done
+    if [ -n "$meanwhile" ]; then
+        if wait "$meanwhile"; then tail -1 .build/step-release-build.log; else
+            cat .build/step-release-build.log
+            failed+=("release build of the shipped binaries")
+        fi
+    fi
     for step in "$@"; do
         echo "== $(basename "$step" .sh)"
         tee -a .build/swift-test.log <".build/step-$(basename "$step" .sh).log"
     done
-    took "$(for step in "$@"; do basename "$step" .sh; done | paste -sd+ | sed 's/+/ + /g')"
+    took "$(for step in "$@"; do basename "$step" .sh; done | paste -sd+ | sed 's/+/ + /g')${meanwhile:+ + release build}"
     [ ${#failed[@]} -eq 0 ] || { echo "FAILED: ${failed[*]}" >&2; exit 1; }
 }
 for number in $(ls scripts/tests.d/ | grep -E '^[0-9]+-.*\.sh$' | cut -d- -f1 | sort -u); do
@@ -102,8 +128,10 @@ if [ -x scripts/lint-units.sh ]; then
 fi
 if [ -x scripts/systemd-e2e.sh ]; then
     echo "== systemd end-to-end (real systemd as PID 1)"
-    # As the .deb ships them (logbookd with its order file, profiled by 25-daemon-image already).
-    for product in logbookd logbook logbook-uplink logbook-web; do scripts/build-release.sh --product "$product"; done
+    # As the .deb ships them (logbookd with its order file, profiled by 25-daemon-image already;
+    # logbook-uplink with its own when there is a current one). Done already beside the last
+    # side-by-side steps; then this finds nothing to do.
+    release_build
     took "release build of the shipped binaries"
     LOGBOOK_BIN_DIR="$(swift build -c release --show-bin-path)" scripts/systemd-e2e.sh
     took "systemd end-to-end"
