@@ -222,7 +222,7 @@ let package = Package(
         program(
             "Apps", "logbook-web",
             [
-                "LogbookWeb", "LogbookCore", "LogbookConfig", "LogbookSystemd", .product(name: "Hummingbird", package: "hummingbird"),
+                "LogbookWeb", "LogbookCore", "LogbookConfig", "LogbookPOSIX", "LogbookSystemd", .product(name: "Hummingbird", package: "hummingbird"),
                 argumentParser, log, serviceLifecycle, unixSignals,
             ]),
         // The journal to MQTT (Home Assistant) and PostgreSQL: follower, cursors, sinks as Services.

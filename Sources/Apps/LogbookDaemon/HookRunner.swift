@@ -87,7 +87,7 @@ final class HookRunner: Sendable {
         for s in ProcessSignals.resetForChildren { sigaddset(&defaults, s) }
         posix_spawnattr_setsigdefault(&attr, &defaults)
         posix_spawnattr_setflags(&attr, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
-        var env = ProcessSignals.environment()
+        var env = ProcessEnvironment.current()
         for (k, v) in extra { env[k] = v }
         let words: [String] = ["/bin/sh", "-c", command]
         let argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]

@@ -23,15 +23,4 @@ public enum ProcessSignals {
         for s in [SIGPIPE, SIGHUP, SIGUSR1, SIGUSR2, SIGALRM] { signal(s, SIG_IGN) }
     }
 
-    /// The process environment as a dictionary (no Foundation in the daemon).
-    public static func environment() -> [String: String] {
-        var env: [String: String] = [:]
-        var p = environ
-        while let entry = p.pointee {
-            let s = String(cString: entry)
-            if let eq = s.firstIndex(of: "=") { env[String(s[..<eq])] = String(s[s.index(after: eq)...]) }
-            p += 1
-        }
-        return env
-    }
 }

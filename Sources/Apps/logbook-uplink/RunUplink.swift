@@ -2,6 +2,7 @@
 import LogbookConfig
 import LogbookCore
 import LogbookMQTT
+import LogbookPOSIX
 import LogbookPostgres
 import LogbookUplink
 import Logging
@@ -16,7 +17,7 @@ import UnixSignals
 enum RunUplink {
     /// The process's exit status: 78 for a config error, 75 while the journal does not exist yet.
     static func run(_ arguments: UplinkArguments) async -> Int32 {
-        let environment = environment()
+        let environment = ProcessEnvironment.current()
         let c: UplinkConfiguration
         do {
             c = try UplinkConfiguration.load(
@@ -98,17 +99,6 @@ enum RunUplink {
         transport?.stop()
         ownTracks?.stop()
         return 0
-    }
-
-    static func environment() -> [String: String] {
-        var env: [String: String] = [:]
-        var p = environ
-        while let entry = p.pointee {
-            let s = String(cString: entry)
-            if let eq = s.firstIndex(of: "=") { env[String(s[..<eq])] = String(s[s.index(after: eq)...]) }
-            p += 1
-        }
-        return env
     }
 
     static func printError(_ text: String) {

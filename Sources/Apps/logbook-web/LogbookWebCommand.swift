@@ -3,6 +3,7 @@ import ArgumentParser
 import Hummingbird
 import LogbookConfig
 import LogbookCore
+import LogbookPOSIX
 import LogbookSystemd
 import LogbookWeb
 import Logging
@@ -33,13 +34,7 @@ struct LogbookWebCommand: AsyncParsableCommand {
     var runtimeDir: String?
 
     func run() async throws {
-        var environment: [String: String] = [:]
-        var entry = environ
-        while let pointer = entry.pointee {
-            let pair = String(cString: pointer)
-            if let eq = pair.firstIndex(of: "=") { environment[String(pair[..<eq])] = String(pair[pair.index(after: eq)...]) }
-            entry += 1
-        }
+        let environment = ProcessEnvironment.current()
         // A SIGHUP reloads the configuration (ReloadOnHangup): never the default, which ends the process.
         signal(SIGHUP, SIG_IGN)
         let (file, overrides) = (configFile, WebConfiguration.Overrides(listen: listen, stateDirectory: stateDir, runtimeDirectory: runtimeDir))

@@ -14,7 +14,7 @@ import Logging
 /// 1 when the daemon fails while running, 0 after a clean shutdown.
 func runDaemon(_ arguments: DaemonArguments) async -> Int32 {
     // The same file, environment and flags at start and on every SIGHUP reload.
-    let (file, environment, overrides) = (arguments.configFile, ProcessSignals.environment(), arguments.overrides)
+    let (file, environment, overrides) = (arguments.configFile, ProcessEnvironment.current(), arguments.overrides)
     let load: @Sendable () throws -> Settings = {
         try Settings.load(file: file, environment: environment, overrides: overrides)
     }
