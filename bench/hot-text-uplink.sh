@@ -24,16 +24,9 @@ scripts/install-deps.sh valgrind >&2
 work="$(mktemp -d /tmp/logbook-hot-uplink.XXXXXX)"
 chmod 755 "$work"
 pids=()
-pgbin="$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)"
-as_pg() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
-cleanup() {
-    for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-    [ -d "$work/pg/data" ] && as_pg "$pgbin/pg_ctl" -D "$work/pg/data" -m immediate stop >/dev/null 2>&1 || true
-    wait 2>/dev/null || true
-    [ -n "${KEEP:-}" ] || rm -rf "$work"
-}
-trap cleanup EXIT
-free_port() { /usr/bin/python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+# shellcheck source=bench/uplink-servers.sh
+. bench/uplink-servers.sh
+trap 'stop_uplink_servers; [ -n "${KEEP:-}" ] || rm -rf "$work"' EXIT
 
 # shellcheck source=scripts/release-flags.sh
 . scripts/release-flags.sh
@@ -49,59 +42,19 @@ env -u LOGBOOK_UPLINK_HOT_TEXT swift build "${RELEASE_BUILD[@]}" --product logbo
 cp "$bin/logbook-uplink" "$work/logbook-uplink"
 strip --strip-debug "$work/logbook-uplink"
 
-mport=$(free_port)
-{ echo "listener $mport 127.0.0.1"; echo "allow_anonymous true"; echo "persistence false"
-  [ "$(id -u)" = 0 ] && echo "user root"; } >"$work/mosquitto.conf"
-mosquitto -c "$work/mosquitto.conf" >/dev/null 2>&1 &
-pids+=("$!")
-pport=$(free_port)
-mkdir "$work/pg"; chmod 755 "$work/pg"; [ "$(id -u)" = 0 ] && chown postgres "$work/pg"
-as_pg "$pgbin/initdb" -D "$work/pg/data" -A trust -U logbook >/dev/null
-as_pg "$pgbin/pg_ctl" -D "$work/pg/data" -w -l "$work/pg/log" \
-    -o "-p $pport -k $work/pg -c listen_addresses=127.0.0.1" start >/dev/null
-command psql -h 127.0.0.1 -p "$pport" -U logbook -X -q -d postgres -c "CREATE DATABASE fleet"
-ports=()
-for kind in owntracks overland osmand; do
-    ports+=("$(free_port)")
-    /usr/bin/python3 scripts/interop-receiver.py "$kind" --port "${ports[-1]}" --log "$work/$kind.ndjson" >/dev/null 2>&1 &
-    pids+=("$!")
-done
+start_broker
+start_postgres
+start_receivers
 TMPDIR="$work" /usr/bin/python3 scripts/gpsreplay.py --tcp --realtime 20 "$log" >"$work/replay.out" 2>/dev/null &
 replay=$!
 pids+=("$replay")
 for _ in $(seq 100); do grep -q '^PORT=' "$work/replay.out" 2>/dev/null && break; sleep 0.05; done
-cat >"$work/logbookd.toml" <<TOML
-state_dir = "$work/state"
-runtime_dir = "$work/run"
-[gpsd]
-address = "127.0.0.1:$(sed -n 's/^PORT=//p' "$work/replay.out")"
-[[vehicle]]
-id = "car"
-[[source]]
-type = "service"
-vehicle = "car"
-[uplink]
-state_dir = "$work/uplink"
-runtime_dir = "$work/uplink/run"
-[uplink.mqtt]
-host = "127.0.0.1"
-port = $mport
-[uplink.postgres]
-url = "postgres://logbook@127.0.0.1:$pport/fleet"
-[uplink.owntracks]
-url = "http://127.0.0.1:${ports[0]}/pub"
-[uplink.overland]
-url = "http://127.0.0.1:${ports[1]}/api/v1/overland/batches"
-[uplink.osmand]
-url = "http://127.0.0.1:${ports[2]}/"
-TOML
+every_sink_config "$work/logbookd.toml" "$(sed -n 's/^PORT=//p' "$work/replay.out")" car
 LOGBOOKD_DEBUG_CLOCK_SCALE=20 "$bin/logbookd" --config "$work/logbookd.toml" 2>"$work/daemon.log" &
 daemon=$!
 pids+=("$daemon")
-for _ in $(seq 100); do [ -f "$work/state/journal.pub" ] && break; sleep 0.1; done
-# As systemd/logbook-uplink.service runs it (its malloc tunables).
-GLIBC_TUNABLES=glibc.malloc.mmap_threshold=131072:glibc.malloc.arena_max=2 \
-    valgrind --tool=callgrind --dump-instr=yes --compress-pos=no --callgrind-out-file="$work/uplink.callgrind" \
+for _ in $(seq 100); do [ -f "$work/drive/journal.pub" ] && break; sleep 0.1; done
+"${uplink_env[@]}" valgrind --tool=callgrind --dump-instr=yes --compress-pos=no --callgrind-out-file="$work/uplink.callgrind" \
     "$work/logbook-uplink" --config "$work/logbookd.toml" 2>"$work/uplink.log" &
 uplink=$!
 pids+=("$uplink")
@@ -110,7 +63,7 @@ kill -TERM "$daemon"
 wait "$daemon" || true
 # Parked: every sink catches up with the sealed journal (status files), then the uplink stops.
 caught_up() {
-    /usr/bin/python3 - "$work/uplink/run" <<'PY'
+    /usr/bin/python3 - "$work/drive-uplink/run" <<'PY'
 import json, sys
 sinks = ["mqtt", "postgres", "owntracks", "overland", "osmand"]
 try:

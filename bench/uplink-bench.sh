@@ -34,36 +34,17 @@ bin="$(swift build -c release --static-swift-stdlib --show-bin-path)"
 work="$(mktemp -d /tmp/uplink-bench.XXXXXX)"
 chmod 755 "$work"
 pids=()
-pgbin="$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)"
-as_pg() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
-cleanup() {
-    for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-    [ -d "$work/pg/data" ] && as_pg "$pgbin/pg_ctl" -D "$work/pg/data" -m immediate stop >/dev/null 2>&1 || true
-    wait 2>/dev/null || true
-    rm -rf "$work"
-}
-trap cleanup EXIT
-# The uplink runs as systemd/logbook-uplink.service runs it (its malloc tunables).
-uplink() { GLIBC_TUNABLES=glibc.malloc.mmap_threshold=131072:glibc.malloc.arena_max=2 "$bin/logbook-uplink" "$@"; }
+# shellcheck source=bench/uplink-servers.sh
+. bench/uplink-servers.sh
+trap 'stop_uplink_servers; rm -rf "$work"' EXIT
+uplink() { "${uplink_env[@]}" "$bin/logbook-uplink" "$@"; }
 median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
-free_port() { /usr/bin/python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 now() { date +%s.%N; }
 calc() { /usr/bin/python3 -c "print($1)"; }
 
 # ---- servers: a private mosquitto and a throwaway PostgreSQL cluster
-mport=$(free_port)
-{ echo "listener $mport 127.0.0.1"; echo "allow_anonymous true"; echo "persistence false"; echo "sys_interval 1"
-  [ "$(id -u)" = 0 ] && echo "user root"; } >"$work/mosquitto.conf"
-mosquitto -c "$work/mosquitto.conf" >/dev/null 2>&1 &
-pids+=("$!")
-pport=$(free_port)
-mkdir "$work/pg"; chmod 755 "$work/pg"; [ "$(id -u)" = 0 ] && chown postgres "$work/pg"
-as_pg "$pgbin/initdb" -D "$work/pg/data" -A trust -U logbook >/dev/null
-as_pg "$pgbin/pg_ctl" -D "$work/pg/data" -w -l "$work/pg/log" \
-    -o "-p $pport -k $work/pg -c listen_addresses=127.0.0.1" start >/dev/null
-psql() { command psql -h 127.0.0.1 -p "$pport" -U logbook -X -q -A -t "$@"; }
-psql -d postgres -c "CREATE DATABASE fleet"
-url="postgres://logbook@127.0.0.1:$pport/fleet"
+start_broker "sys_interval 1"
+start_postgres
 
 # ---- 1. the 10-hour journal
 journal_out="$("$bin/logbook-uplink-bench" "$work/state" "$points")"
@@ -154,48 +135,17 @@ crate=$(calc "round($points / $ct)")
 echo "uplink-bench: drain postgres: $points points in $(calc "round($dt, 2)") s = $grate points/s (median of 3, incl. start and connect, into the store as it was before the outage; $stored rows; target >= 20000; into a fresh database, schema created: $(calc "round($fresh, 2)") s); peer psql \\copy of the same rows: $(calc "round($ct, 2)") s = $crate points/s; ratio $(calc "round($grate / $crate, 2)") (target >= 0.8)"
 
 # ---- 3. a car driving: logbookd + the uplink with every sink, the Swiss drive at 10x.
-otport=$(free_port); olport=$(free_port); osport=$(free_port)
-for r in "owntracks $otport" "overland $olport" "osmand $osport"; do
-    set -- $r
-    /usr/bin/python3 scripts/interop-receiver.py "$1" --port "$2" --log "$work/$1.ndjson" >/dev/null 2>&1 &
-    pids+=("$!")
-done
+start_receivers
 TMPDIR="$work" /usr/bin/python3 scripts/gpsreplay.py --tcp --realtime 10 \
     fixtures/gpslogs/20100403_Z205_Switzerland.txt >"$work/replay.out" 2>/dev/null &
 pids+=("$!")
 for _ in $(seq 100); do grep -q '^PORT=' "$work/replay.out" 2>/dev/null && break; sleep 0.05; done
-gport="$(sed -n 's/^PORT=//p' "$work/replay.out")"
-cat >"$work/drive.toml" <<TOML
-state_dir = "$work/drive"
-runtime_dir = "$work/drive-run"
-[gpsd]
-address = "127.0.0.1:$gport"
-[[vehicle]]
-id = "z205"
-[[source]]
-type = "service"
-vehicle = "z205"
-[uplink]
-state_dir = "$work/drive-uplink"
-runtime_dir = "$work/drive-uplink/run"
-[uplink.mqtt]
-host = "127.0.0.1"
-port = $mport
-[uplink.postgres]
-url = "$url"
-[uplink.owntracks]
-url = "http://127.0.0.1:$otport/pub"
-[uplink.overland]
-url = "http://127.0.0.1:$olport/api/v1/overland/batches"
-[uplink.osmand]
-url = "http://127.0.0.1:$osport/"
-TOML
+every_sink_config "$work/drive.toml" "$(sed -n 's/^PORT=//p' "$work/replay.out")" z205
 LOGBOOKD_DEBUG_CLOCK_SCALE=10 "$bin/logbookd" --config "$work/drive.toml" 2>"$work/drive.log" &
 daemon=$!
 pids+=("$daemon")
 for _ in $(seq 100); do [ -f "$work/drive/journal.pub" ] && break; sleep 0.1; done
-GLIBC_TUNABLES=glibc.malloc.mmap_threshold=131072:glibc.malloc.arena_max=2 \
-    "$bin/logbook-uplink" --config "$work/drive.toml" 2>"$work/drive-uplink.log" &
+"${uplink_env[@]}" "$bin/logbook-uplink" --config "$work/drive.toml" 2>"$work/drive-uplink.log" &
 uplink=$!
 pids+=("$uplink")
 sleep 5
