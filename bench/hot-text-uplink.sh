@@ -45,15 +45,7 @@ strip --strip-debug "$work/logbook-uplink"
 start_broker
 start_postgres
 start_receivers
-TMPDIR="$work" /usr/bin/python3 scripts/gpsreplay.py --tcp --realtime 20 "$log" >"$work/replay.out" 2>/dev/null &
-replay=$!
-pids+=("$replay")
-for _ in $(seq 100); do grep -q '^PORT=' "$work/replay.out" 2>/dev/null && break; sleep 0.05; done
-every_sink_config "$work/logbookd.toml" "$(sed -n 's/^PORT=//p' "$work/replay.out")" car
-LOGBOOKD_DEBUG_CLOCK_SCALE=20 "$bin/logbookd" --config "$work/logbookd.toml" 2>"$work/daemon.log" &
-daemon=$!
-pids+=("$daemon")
-for _ in $(seq 100); do [ -f "$work/drive/journal.pub" ] && break; sleep 0.1; done
+start_drive "$work/logbookd.toml" "$log" 20 car
 "${uplink_env[@]}" valgrind --tool=callgrind --dump-instr=yes --compress-pos=no --callgrind-out-file="$work/uplink.callgrind" \
     "$work/logbook-uplink" --config "$work/logbookd.toml" 2>"$work/uplink.log" &
 uplink=$!

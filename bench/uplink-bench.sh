@@ -136,15 +136,7 @@ echo "uplink-bench: drain postgres: $points points in $(calc "round($dt, 2)") s 
 
 # ---- 3. a car driving: logbookd + the uplink with every sink, the Swiss drive at 10x.
 start_receivers
-TMPDIR="$work" /usr/bin/python3 scripts/gpsreplay.py --tcp --realtime 10 \
-    fixtures/gpslogs/20100403_Z205_Switzerland.txt >"$work/replay.out" 2>/dev/null &
-pids+=("$!")
-for _ in $(seq 100); do grep -q '^PORT=' "$work/replay.out" 2>/dev/null && break; sleep 0.05; done
-every_sink_config "$work/drive.toml" "$(sed -n 's/^PORT=//p' "$work/replay.out")" z205
-LOGBOOKD_DEBUG_CLOCK_SCALE=10 "$bin/logbookd" --config "$work/drive.toml" 2>"$work/drive.log" &
-daemon=$!
-pids+=("$daemon")
-for _ in $(seq 100); do [ -f "$work/drive/journal.pub" ] && break; sleep 0.1; done
+start_drive "$work/drive.toml" fixtures/gpslogs/20100403_Z205_Switzerland.txt 10 z205
 "${uplink_env[@]}" "$bin/logbook-uplink" --config "$work/drive.toml" 2>"$work/drive-uplink.log" &
 uplink=$!
 pids+=("$uplink")

@@ -4,7 +4,7 @@
 # private mosquitto, a PostgreSQL cluster with a `fleet` database, the three interop receivers
 # (scripts/interop-receiver.py) — and the logbookd configuration that points every sink at them.
 # The caller sets `work` (a directory of its own) and the array `pids` (what is started here is
-# added to it), and calls `stop_uplink_servers` on exit.
+# added to it) and `bin` (the release binaries), and calls `stop_uplink_servers` on exit.
 
 pgbin="$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)"
 as_pg() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
@@ -77,6 +77,21 @@ url = "http://127.0.0.1:$olport/api/v1/overland/batches"
 [uplink.osmand]
 url = "http://127.0.0.1:$osport/"
 TOML
+}
+
+# start_drive CONFIG LOG SPEED VEHICLE: gpsd replays LOG at SPEED× (pid $replay), CONFIG is
+# written (every_sink_config) and logbookd records VEHICLE with its clock at the same pace
+# (pid $daemon); returns once the daemon has created its journal.
+start_drive() {
+    TMPDIR="$work" /usr/bin/python3 scripts/gpsreplay.py --tcp --realtime "$3" "$2" >"$work/replay.out" 2>/dev/null &
+    replay=$!
+    pids+=("$replay")
+    for _ in $(seq 100); do grep -q '^PORT=' "$work/replay.out" 2>/dev/null && break; sleep 0.05; done
+    every_sink_config "$1" "$(sed -n 's/^PORT=//p' "$work/replay.out")" "$4"
+    LOGBOOKD_DEBUG_CLOCK_SCALE="$3" "$bin/logbookd" --config "$1" 2>"$work/daemon.log" &
+    daemon=$!
+    pids+=("$daemon")
+    for _ in $(seq 100); do [ -f "$work/drive/journal.pub" ] && break; sleep 0.1; done
 }
 
 stop_uplink_servers() {
